@@ -1,0 +1,162 @@
+//! The [`Codec`] trait: one way of writing a [`Value`] as a response body.
+
+use std::fmt;
+use std::io;
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::{to_value, MediaType, ToValueError, Value};
+
+/// A response codec: turns a handler's data into the bytes of one media
+/// type.
+///
+/// Implement [`Codec::encode_value`], [`Codec::media_type`] and
+/// [`Codec::format`]; every other entry point has a default built on them.
+/// The trait is object safe, so negotiation can hold codecs as
+/// `Arc<dyn Codec>` and pick one at run time; handlers call the generic
+/// helpers of [`CodecExt`] (`codec.to_vec(&data)`), which work on
+/// `dyn Codec` too.
+///
+/// A codec must be deterministic (the same input gives the same bytes) and
+/// must never panic: values it cannot write are an [`EncodeError`]. The
+/// [`testkit`](crate::testkit) (feature `testkit`) checks both.
+pub trait Codec: Send + Sync {
+    /// The short name used in `?format=` overrides and on the command line:
+    /// `json`, `md`, `mcp`. Lower case, ASCII letters, digits and `-`.
+    fn format(&self) -> &str;
+
+    /// The media type this codec writes, with its parameters (for example
+    /// `text/markdown; charset=utf-8; variant=GFM`).
+    fn media_type(&self) -> &MediaType;
+
+    /// Appends the encoding of `value` to `out`.
+    ///
+    /// On error, `out` may hold a partial encoding after its original
+    /// length; callers that reuse the buffer truncate it.
+    fn encode_value(&self, value: &Value, out: &mut Vec<u8>) -> Result<(), EncodeError>;
+
+    /// Appends the encoding of any `Serialize` value to `out`.
+    ///
+    /// The default normalizes through [`to_value`] (so every codec sees
+    /// sorted map keys and serde_json's representation of enums);
+    /// override it to stream without building a [`Value`], as the JSON
+    /// codec does. An override must give the same bytes as the default.
+    fn encode_serialize(
+        &self,
+        value: &dyn erased_serde::Serialize,
+        out: &mut Vec<u8>,
+    ) -> Result<(), EncodeError> {
+        self.encode_value(&to_value(value)?, out)
+    }
+
+    /// Writes the encoding of `value` to `writer`.
+    ///
+    /// The default encodes into a buffer and writes it once; override it
+    /// where the format can stream.
+    fn write_value(&self, value: &Value, writer: &mut dyn io::Write) -> Result<(), EncodeError> {
+        let mut buf = Vec::new();
+        self.encode_value(value, &mut buf)?;
+        writer.write_all(&buf).map_err(EncodeError::Io)
+    }
+}
+
+/// Generic conveniences on every [`Codec`], `dyn Codec` included.
+pub trait CodecExt: Codec {
+    /// Appends the encoding of `value` to `out`.
+    fn encode<T: Serialize + ?Sized>(
+        &self,
+        value: &T,
+        out: &mut Vec<u8>,
+    ) -> Result<(), EncodeError> {
+        self.encode_serialize(&value, out)
+    }
+
+    /// The encoding of `value` as a new buffer.
+    fn to_vec<T: Serialize + ?Sized>(&self, value: &T) -> Result<Vec<u8>, EncodeError> {
+        let mut out = Vec::new();
+        self.encode(value, &mut out)?;
+        Ok(out)
+    }
+
+    /// Writes the encoding of `value` to `writer`.
+    fn to_writer<T: Serialize + ?Sized, W: io::Write>(
+        &self,
+        value: &T,
+        mut writer: W,
+    ) -> Result<(), EncodeError> {
+        let out = self.to_vec(value)?;
+        writer.write_all(&out).map_err(EncodeError::Io)
+    }
+}
+
+impl<C: Codec + ?Sized> CodecExt for C {}
+
+/// Why a codec could not encode a value.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum EncodeError {
+    /// The value's `Serialize` impl failed, or produced something JSON's
+    /// data model cannot hold (a non-string map key).
+    #[error("cannot serialize the value: {0}")]
+    Serialize(#[from] ToValueError),
+    /// The value nests deeper than the codec's limit.
+    #[error("value nests deeper than the limit of {limit}")]
+    DepthLimit {
+        /// The limit in force.
+        limit: usize,
+    },
+    /// The format cannot represent this value (for example CSV and a
+    /// nested object).
+    #[error("{format} cannot represent this value: {reason}")]
+    Unrepresentable {
+        /// The codec's format name.
+        format: String,
+        /// What it could not represent.
+        reason: String,
+    },
+    /// Writing to the output failed.
+    #[error("cannot write the encoded value")]
+    Io(#[source] io::Error),
+}
+
+impl fmt::Debug for dyn Codec + '_ {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Codec")
+            .field("format", &self.format())
+            .field("media_type", &self.media_type().as_str())
+            .finish()
+    }
+}
+
+macro_rules! forward_codec {
+    ($($ptr:ty),*) => {$(
+        impl<C: Codec + ?Sized> Codec for $ptr {
+            fn format(&self) -> &str {
+                (**self).format()
+            }
+            fn media_type(&self) -> &MediaType {
+                (**self).media_type()
+            }
+            fn encode_value(&self, value: &Value, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+                (**self).encode_value(value, out)
+            }
+            fn encode_serialize(
+                &self,
+                value: &dyn erased_serde::Serialize,
+                out: &mut Vec<u8>,
+            ) -> Result<(), EncodeError> {
+                (**self).encode_serialize(value, out)
+            }
+            fn write_value(
+                &self,
+                value: &Value,
+                writer: &mut dyn io::Write,
+            ) -> Result<(), EncodeError> {
+                (**self).write_value(value, writer)
+            }
+        }
+    )*};
+}
+
+forward_codec!(&C, Box<C>, Arc<C>);

@@ -1,0 +1,82 @@
+//! The value model, the [`Codec`] trait and media types that every response
+//! codec of this workspace shares.
+//!
+//! A handler produces its data once; a codec turns it into a response body;
+//! content negotiation (the `negotiate` crate) picks the codec from the
+//! request. This crate holds only what a codec, built-in or third-party,
+//! needs:
+//!
+//! - [`Value`], [`Number`] and [`Map`]: structured data with object keys in
+//!   insertion order and numbers that keep their exact text.
+//! - [`to_value`]: any `Serialize` type to a [`Value`], normalized (struct
+//!   field order kept, map keys sorted, serde_json's representation of
+//!   enums), so every codec sees the same data.
+//! - [`from_slice`] and [`from_slice_with`]: JSON bytes to a [`Value`] with
+//!   source key order, verbatim numbers, a depth limit and positioned
+//!   errors ([`ParseError`]).
+//! - [`Codec`] and [`CodecExt`]: the object-safe trait a codec implements,
+//!   and the generic helpers handlers call.
+//! - [`MediaType`]: a parsed `type/subtype; name=value`.
+//! - [`testkit`] (feature `testkit`): checks any codec through every entry
+//!   point.
+//!
+//! # Design
+//!
+//! Numbers are the hard part of a lossless model: a proxy that re-renders a
+//! JSON body must not turn `1.10` into `1.1` or `12345678901234567890` into
+//! `1.2345678901234567e19`. [`Number`] therefore keeps source text, and
+//! numbers that come from Rust primitives are written by the same
+//! algorithms as `serde_json`, so `codec-json` output equals
+//! `serde_json::to_vec` byte for byte whenever the maps are ordered.
+//!
+//! This crate is not a JSON library: it parses JSON into its model but
+//! writes nothing; `codec-json` does.
+//!
+//! # Example
+//!
+//! ```
+//! use codec_core::{Codec, CodecExt, EncodeError, MediaType, Value};
+//!
+//! /// A third-party codec: one line per top-level array element.
+//! struct Lines(MediaType);
+//!
+//! impl Codec for Lines {
+//!     fn format(&self) -> &str { "lines" }
+//!     fn media_type(&self) -> &MediaType { &self.0 }
+//!     fn encode_value(&self, value: &Value, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+//!         for item in value.as_array().unwrap_or_default() {
+//!             out.extend_from_slice(item.as_str().unwrap_or("?").as_bytes());
+//!             out.push(b'\n');
+//!         }
+//!         Ok(())
+//!     }
+//! }
+//!
+//! let codec = Lines(MediaType::from_static("text/plain; charset=utf-8"));
+//! let body = codec.to_vec(&["a", "b"]).unwrap();
+//! assert_eq!(body, b"a\nb\n");
+//! ```
+#![deny(missing_docs)]
+
+mod codec;
+mod map;
+mod media_type;
+mod number;
+mod parse;
+mod ser;
+#[cfg(feature = "testkit")]
+pub mod testkit;
+mod value;
+
+pub use codec::{Codec, CodecExt, EncodeError};
+pub use map::{Iter as MapIter, Map};
+pub use media_type::{MediaType, MediaTypeError};
+pub use number::{InvalidNumber, Number};
+pub use parse::{
+    from_slice, from_slice_with, from_str, DuplicateKeys, ParseError, ParseErrorKind, ParseOptions,
+    DEFAULT_MAX_DEPTH,
+};
+pub use ser::{key_to_string, to_value, ToValueError};
+#[doc(hidden)]
+pub use ser::{NUMBER_TOKEN, ORDERED_MAP_TOKEN};
+pub use value::Value;

@@ -1,0 +1,199 @@
+//! [`Value`]: the data model every codec renders.
+
+use crate::{Map, Number};
+
+/// Structured data, as a handler produces it: the one model every codec
+/// renders.
+///
+/// Build one with [`crate::to_value`] from any `Serialize` type, or with
+/// [`crate::from_slice`] from JSON bytes; the `From` impls make small
+/// values by hand.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Value {
+    /// `null`.
+    #[default]
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
+    /// A number, keeping its exact text (see [`Number`]).
+    Number(Number),
+    /// A string.
+    String(String),
+    /// An array.
+    Array(Vec<Value>),
+    /// An object, in insertion order.
+    Object(Map),
+}
+
+impl Value {
+    /// Whether this is a scalar: null, a bool, a number or a string.
+    pub fn is_scalar(&self) -> bool {
+        !matches!(self, Value::Array(_) | Value::Object(_))
+    }
+
+    /// Whether this is `null`.
+    pub fn is_null(&self) -> bool {
+        matches!(self, Value::Null)
+    }
+
+    /// The string, when this is one.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The bool, when this is one.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// The number, when this is one.
+    pub fn as_number(&self) -> Option<&Number> {
+        match self {
+            Value::Number(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// The elements, when this is an array.
+    pub fn as_array(&self) -> Option<&[Value]> {
+        match self {
+            Value::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// The members, when this is an object.
+    pub fn as_object(&self) -> Option<&Map> {
+        match self {
+            Value::Object(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The member `key`, when this is an object that has it.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.as_object().and_then(|m| m.get(key))
+    }
+
+    /// How deeply arrays and objects nest in this value: 0 for a scalar, 1
+    /// for `[]` or `[1]`, 2 for `[[1]]`. Iterative, so it is safe on any
+    /// value a caller built by hand.
+    pub fn depth(&self) -> usize {
+        let mut deepest = 0;
+        let mut stack = vec![(self, 0usize)];
+        while let Some((value, depth)) = stack.pop() {
+            match value {
+                Value::Array(items) => {
+                    deepest = deepest.max(depth + 1);
+                    stack.extend(items.iter().map(|v| (v, depth + 1)));
+                }
+                Value::Object(map) => {
+                    deepest = deepest.max(depth + 1);
+                    stack.extend(map.values().map(|v| (v, depth + 1)));
+                }
+                _ => {}
+            }
+        }
+        deepest
+    }
+}
+
+impl From<bool> for Value {
+    fn from(value: bool) -> Value {
+        Value::Bool(value)
+    }
+}
+
+impl From<&str> for Value {
+    fn from(value: &str) -> Value {
+        Value::String(value.to_owned())
+    }
+}
+
+impl From<String> for Value {
+    fn from(value: String) -> Value {
+        Value::String(value)
+    }
+}
+
+impl From<Number> for Value {
+    fn from(value: Number) -> Value {
+        Value::Number(value)
+    }
+}
+
+impl From<Map> for Value {
+    fn from(value: Map) -> Value {
+        Value::Object(value)
+    }
+}
+
+impl<T: Into<Value>> From<Vec<T>> for Value {
+    fn from(value: Vec<T>) -> Value {
+        Value::Array(value.into_iter().map(Into::into).collect())
+    }
+}
+
+impl<T: Into<Value>> From<Option<T>> for Value {
+    fn from(value: Option<T>) -> Value {
+        value.map_or(Value::Null, Into::into)
+    }
+}
+
+macro_rules! from_integer {
+    ($($t:ty)*) => {$(
+        impl From<$t> for Value {
+            fn from(value: $t) -> Value {
+                Value::Number(Number::from(value))
+            }
+        }
+    )*};
+}
+
+from_integer!(u8 u16 u32 u64 usize i8 i16 i32 i64 isize);
+
+impl From<f64> for Value {
+    /// A finite float becomes a number; `NaN` and the infinities become
+    /// `null`, as `serde_json` writes them.
+    fn from(value: f64) -> Value {
+        Number::from_f64(value).map_or(Value::Null, Value::Number)
+    }
+}
+
+impl From<f32> for Value {
+    /// A finite float becomes a number; `NaN` and the infinities become
+    /// `null`, as `serde_json` writes them.
+    fn from(value: f32) -> Value {
+        Number::from_f32(value).map_or(Value::Null, Value::Number)
+    }
+}
+
+static NULL: Value = Value::Null;
+
+impl std::ops::Index<&str> for Value {
+    type Output = Value;
+
+    /// The member `key` of an object, or [`Value::Null`] when this is not
+    /// an object or has no such member (as `serde_json::Value` indexes).
+    fn index(&self, key: &str) -> &Value {
+        self.get(key).unwrap_or(&NULL)
+    }
+}
+
+impl std::ops::Index<usize> for Value {
+    type Output = Value;
+
+    /// The element `index` of an array, or [`Value::Null`] when this is not
+    /// an array or is too short.
+    fn index(&self, index: usize) -> &Value {
+        self.as_array()
+            .and_then(|items| items.get(index))
+            .unwrap_or(&NULL)
+    }
+}
