@@ -1,0 +1,480 @@
+//! Any `Serialize` straight to JSON bytes, without building a `Value`.
+//!
+//! This is the hot path for handlers: structs stream field by field as
+//! `serde_json` streams them. Only maps are buffered, because their keys
+//! must be sorted (the same normalization as `codec_core::to_value`); each
+//! map's members are written to one scratch buffer, sorted by key, and
+//! copied out once.
+
+use std::ops::Range;
+
+use codec_core::{
+    key_to_string, Number, ToValueError, DEFAULT_MAX_DEPTH, NUMBER_TOKEN, ORDERED_MAP_TOKEN,
+};
+use serde::ser::{self, Serialize};
+
+use crate::write::{write_str, Layout};
+
+type Result<T> = std::result::Result<T, ToValueError>;
+
+/// Serializes into `out` with `layout`, `level` containers already open.
+pub(crate) struct Serializer<'a> {
+    pub(crate) out: &'a mut Vec<u8>,
+    pub(crate) layout: Layout,
+    pub(crate) level: usize,
+    /// Set by the ordered-map token: the next map keeps its order.
+    pub(crate) ordered: bool,
+}
+
+impl<'a> Serializer<'a> {
+    pub(crate) fn new(out: &'a mut Vec<u8>, layout: Layout) -> Serializer<'a> {
+        Serializer {
+            out,
+            layout,
+            level: 0,
+            ordered: false,
+        }
+    }
+
+    /// Opens a container: the same depth rule as `to_value`.
+    fn open(self, bracket: u8) -> Result<Compound<'a>> {
+        if self.level >= DEFAULT_MAX_DEPTH {
+            return Err(ToValueError::DepthLimit {
+                limit: DEFAULT_MAX_DEPTH,
+            });
+        }
+        self.out.push(bracket);
+        Ok(Compound {
+            out: self.out,
+            layout: self.layout,
+            level: self.level,
+            first: true,
+            variant_close: false,
+        })
+    }
+
+    /// `{"variant":` then the caller writes the inner value at level + 1.
+    fn open_variant(self, variant: &str) -> Result<Compound<'a>> {
+        let mut outer = self.open(b'{')?;
+        outer.layout.before_item(outer.out, true, outer.level + 1);
+        write_str(outer.out, variant);
+        outer.layout.colon(outer.out);
+        outer.first = false;
+        Ok(outer)
+    }
+}
+
+/// An open array, object or enum-variant wrapper.
+pub(crate) struct Compound<'a> {
+    out: &'a mut Vec<u8>,
+    layout: Layout,
+    /// The level the container opened at; its items sit at `level + 1`.
+    level: usize,
+    first: bool,
+    /// Whether `end` must also close a `{"variant": ...}` wrapper.
+    variant_close: bool,
+}
+
+impl<'a> Compound<'a> {
+    fn child(&mut self) -> Serializer<'_> {
+        Serializer {
+            out: self.out,
+            layout: self.layout,
+            level: self.level + 1,
+            ordered: false,
+        }
+    }
+
+    fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.layout
+            .before_item(self.out, self.first, self.level + 1);
+        self.first = false;
+        value.serialize(self.child())
+    }
+
+    fn field<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<()> {
+        self.layout
+            .before_item(self.out, self.first, self.level + 1);
+        self.first = false;
+        write_str(self.out, key);
+        self.layout.colon(self.out);
+        value.serialize(self.child())
+    }
+
+    fn close(self, bracket: u8) -> Result<()> {
+        self.layout
+            .close(self.out, !self.first, self.level, bracket);
+        Ok(())
+    }
+
+    /// Opens the inner container of a tuple or struct variant.
+    fn nest(mut self, bracket: u8) -> Result<Compound<'a>> {
+        let level = self.level + 1;
+        if level >= DEFAULT_MAX_DEPTH {
+            return Err(ToValueError::DepthLimit {
+                limit: DEFAULT_MAX_DEPTH,
+            });
+        }
+        self.out.push(bracket);
+        self.level = level;
+        self.first = true;
+        self.variant_close = true;
+        Ok(self)
+    }
+
+    /// Closes the inner container, then the variant wrapper.
+    fn close_variant(self, bracket: u8) -> Result<()> {
+        let layout = self.layout;
+        let level = self.level;
+        let out = self.out;
+        layout.close(out, !self.first, level, bracket);
+        debug_assert!(self.variant_close);
+        layout.close(out, true, level - 1, b'}');
+        Ok(())
+    }
+}
+
+/// A map whose members are buffered and sorted by key on `end`.
+pub(crate) struct SortedMap<'a> {
+    out: &'a mut Vec<u8>,
+    layout: Layout,
+    level: usize,
+    ordered: bool,
+    scratch: Vec<u8>,
+    members: Vec<(String, Range<usize>)>,
+    key: Option<String>,
+}
+
+impl ser::SerializeMap for SortedMap<'_> {
+    type Ok = ();
+    type Error = ToValueError;
+
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<()> {
+        self.key = Some(key_to_string(key)?);
+        Ok(())
+    }
+
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        let key = self
+            .key
+            .take()
+            .ok_or_else(|| ser::Error::custom("serialize_value called before serialize_key"))?;
+        if self.ordered {
+            // Values in given order stream directly.
+            self.layout
+                .before_item(self.out, self.members.is_empty(), self.level + 1);
+            write_str(self.out, &key);
+            self.layout.colon(self.out);
+            self.members.push((String::new(), 0..0));
+            return value.serialize(Serializer {
+                out: self.out,
+                layout: self.layout,
+                level: self.level + 1,
+                ordered: false,
+            });
+        }
+        let start = self.scratch.len();
+        value.serialize(Serializer {
+            out: &mut self.scratch,
+            layout: self.layout,
+            level: self.level + 1,
+            ordered: false,
+        })?;
+        self.members.push((key, start..self.scratch.len()));
+        Ok(())
+    }
+
+    fn end(mut self) -> Result<()> {
+        if !self.ordered {
+            // Stable sort, then the last of equal keys wins, as inserting
+            // into `codec_core::Map` does.
+            self.members.sort_by(|a, b| a.0.cmp(&b.0));
+            let mut first = true;
+            for (i, (key, range)) in self.members.iter().enumerate() {
+                if self.members.get(i + 1).is_some_and(|next| next.0 == *key) {
+                    continue;
+                }
+                self.layout.before_item(self.out, first, self.level + 1);
+                first = false;
+                write_str(self.out, key);
+                self.layout.colon(self.out);
+                self.out.extend_from_slice(&self.scratch[range.clone()]);
+            }
+        }
+        self.layout
+            .close(self.out, !self.members.is_empty(), self.level, b'}');
+        Ok(())
+    }
+}
+
+impl<'a> ser::Serializer for Serializer<'a> {
+    type Ok = ();
+    type Error = ToValueError;
+    type SerializeSeq = Compound<'a>;
+    type SerializeTuple = Compound<'a>;
+    type SerializeTupleStruct = Compound<'a>;
+    type SerializeTupleVariant = Compound<'a>;
+    type SerializeMap = SortedMap<'a>;
+    type SerializeStruct = Compound<'a>;
+    type SerializeStructVariant = Compound<'a>;
+
+    fn serialize_bool(self, v: bool) -> Result<()> {
+        self.out
+            .extend_from_slice(if v { b"true" } else { b"false" });
+        Ok(())
+    }
+    fn serialize_i8(self, v: i8) -> Result<()> {
+        self.serialize_i64(i64::from(v))
+    }
+    fn serialize_i16(self, v: i16) -> Result<()> {
+        self.serialize_i64(i64::from(v))
+    }
+    fn serialize_i32(self, v: i32) -> Result<()> {
+        self.serialize_i64(i64::from(v))
+    }
+    fn serialize_i64(self, v: i64) -> Result<()> {
+        self.out
+            .extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
+        Ok(())
+    }
+    fn serialize_i128(self, v: i128) -> Result<()> {
+        self.out
+            .extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
+        Ok(())
+    }
+    fn serialize_u8(self, v: u8) -> Result<()> {
+        self.serialize_u64(u64::from(v))
+    }
+    fn serialize_u16(self, v: u16) -> Result<()> {
+        self.serialize_u64(u64::from(v))
+    }
+    fn serialize_u32(self, v: u32) -> Result<()> {
+        self.serialize_u64(u64::from(v))
+    }
+    fn serialize_u64(self, v: u64) -> Result<()> {
+        self.out
+            .extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
+        Ok(())
+    }
+    fn serialize_u128(self, v: u128) -> Result<()> {
+        self.out
+            .extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
+        Ok(())
+    }
+    fn serialize_f32(self, v: f32) -> Result<()> {
+        match Number::from_f32(v) {
+            Some(n) => n.write_to(self.out),
+            None => self.out.extend_from_slice(b"null"),
+        }
+        Ok(())
+    }
+    fn serialize_f64(self, v: f64) -> Result<()> {
+        if v.is_finite() {
+            self.out
+                .extend_from_slice(zmij::Buffer::new().format_finite(v).as_bytes());
+        } else {
+            self.out.extend_from_slice(b"null");
+        }
+        Ok(())
+    }
+    fn serialize_char(self, v: char) -> Result<()> {
+        write_str(self.out, v.encode_utf8(&mut [0; 4]));
+        Ok(())
+    }
+    fn serialize_str(self, v: &str) -> Result<()> {
+        write_str(self.out, v);
+        Ok(())
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result<()> {
+        // serde_json writes bytes as an array of numbers.
+        let mut seq = self.open(b'[')?;
+        for b in v {
+            seq.element(b)?;
+        }
+        seq.close(b']')
+    }
+    fn serialize_none(self) -> Result<()> {
+        self.serialize_unit()
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<()> {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<()> {
+        self.out.extend_from_slice(b"null");
+        Ok(())
+    }
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
+        self.serialize_unit()
+    }
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<()> {
+        write_str(self.out, variant);
+        Ok(())
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        match name {
+            NUMBER_TOKEN => {
+                // A verbatim number from a `codec_core::Value`; check it
+                // so a stray token can never write invalid JSON.
+                let text = codec_core::to_value(value)?;
+                let number = text
+                    .as_str()
+                    .and_then(Number::from_json_text)
+                    .ok_or_else(|| ser::Error::custom("invalid number text"))?;
+                number.write_to(self.out);
+                Ok(())
+            }
+            ORDERED_MAP_TOKEN => value.serialize(Serializer {
+                ordered: true,
+                ..self
+            }),
+            _ => value.serialize(self),
+        }
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        let mut outer = self.open_variant(variant)?;
+        value.serialize(outer.child())?;
+        outer.close(b'}')
+    }
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'a>> {
+        self.open(b'[')
+    }
+    fn serialize_tuple(self, len: usize) -> Result<Compound<'a>> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a>> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> Result<Compound<'a>> {
+        self.open_variant(variant)?.nest(b'[')
+    }
+    fn serialize_map(self, len: Option<usize>) -> Result<SortedMap<'a>> {
+        let ordered = self.ordered;
+        let compound = self.open(b'{')?;
+        Ok(SortedMap {
+            out: compound.out,
+            layout: compound.layout,
+            level: compound.level,
+            ordered,
+            scratch: Vec::new(),
+            members: Vec::with_capacity(if ordered {
+                0
+            } else {
+                len.unwrap_or(0).min(1024)
+            }),
+            key: None,
+        })
+    }
+    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a>> {
+        self.open(b'{')
+    }
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> Result<Compound<'a>> {
+        self.open_variant(variant)?.nest(b'{')
+    }
+}
+
+impl ser::SerializeSeq for Compound<'_> {
+    type Ok = ();
+    type Error = ToValueError;
+
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        self.close(b']')
+    }
+}
+
+impl ser::SerializeTuple for Compound<'_> {
+    type Ok = ();
+    type Error = ToValueError;
+
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        self.close(b']')
+    }
+}
+
+impl ser::SerializeTupleStruct for Compound<'_> {
+    type Ok = ();
+    type Error = ToValueError;
+
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        self.close(b']')
+    }
+}
+
+impl ser::SerializeTupleVariant for Compound<'_> {
+    type Ok = ();
+    type Error = ToValueError;
+
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        self.close_variant(b']')
+    }
+}
+
+impl ser::SerializeStruct for Compound<'_> {
+    type Ok = ();
+    type Error = ToValueError;
+
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        self.field(key, value)
+    }
+    fn end(self) -> Result<()> {
+        self.close(b'}')
+    }
+}
+
+impl ser::SerializeStructVariant for Compound<'_> {
+    type Ok = ();
+    type Error = ToValueError;
+
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        self.field(key, value)
+    }
+    fn end(self) -> Result<()> {
+        self.close_variant(b'}')
+    }
+}
