@@ -1,0 +1,42 @@
+//! The tokenizer setup is right: o200k_base counts of the reference
+//! encodings equal those published in the datasets' README (the TOON
+//! project's own benchmark numbers).
+
+use benches::tokens::{count, reference};
+use benches::DATASETS;
+
+/// (dataset, JSON pretty, JSON compact, TOON 4.4), from
+/// shared/datasets/README.md.
+const EXPECTED: [(&str, usize, usize, usize); 8] = [
+    ("tabular", 127_353, 79_349, 50_226),
+    ("nested", 110_425, 69_990, 73_551),
+    ("analytics", 22_247, 14_213, 9_118),
+    ("github", 15_337, 11_640, 8_938),
+    ("event-logs", 181_215, 128_530, 154_091),
+    ("nested-config", 905, 551, 585),
+    ("keyed", 23_193, 15_687, 10_550),
+    ("nested-group", 80_006, 47_018, 26_992),
+];
+
+#[test]
+fn reference_token_counts_match_the_published_ones() {
+    assert_eq!(DATASETS.len(), EXPECTED.len());
+    let mut failures = Vec::new();
+    for (dataset, (name, pretty, compact, toon)) in DATASETS.iter().zip(EXPECTED) {
+        assert_eq!(dataset.name, name);
+        let got = reference(dataset).map(|m| m.tokens);
+        if got != [pretty, compact, toon] {
+            failures.push(format!(
+                "{name}: got {got:?}, expected {:?}",
+                [pretty, compact, toon]
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn counts_small_texts() {
+    assert_eq!(count(""), 0);
+    assert!(count("hello world") >= 2);
+}
