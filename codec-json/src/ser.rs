@@ -187,8 +187,11 @@ impl ser::SerializeMap for SortedMap<'_> {
     fn end(mut self) -> Result<()> {
         if !self.ordered {
             // Stable sort, then the last of equal keys wins, as inserting
-            // into `codec_core::Map` does.
-            self.members.sort_by(|a, b| a.0.cmp(&b.0));
+            // into `codec_core::Map` does. Maps that arrive sorted (a
+            // `BTreeMap`) skip the sort.
+            if !self.members.is_sorted_by(|a, b| a.0 <= b.0) {
+                self.members.sort_by(|a, b| a.0.cmp(&b.0));
+            }
             let mut first = true;
             for (i, (key, range)) in self.members.iter().enumerate() {
                 if self.members.get(i + 1).is_some_and(|next| next.0 == *key) {
