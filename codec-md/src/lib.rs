@@ -1,1 +1,71 @@
-//! Placeholder: filled in by its own issue.
+//! The markdown response codec: any value as GitHub-flavored markdown, which
+//! costs an LLM fewer tokens to read than JSON.
+//!
+//! - [`MarkdownCodec`] (built by [`MarkdownCodecBuilder`]): the
+//!   [`Codec`](codec_core::Codec) for `text/markdown; charset=utf-8;
+//!   variant=GFM`, format name `md`.
+//! - [`render`]: a value to a markdown `String`.
+//! - [`parse_table`]: a rendered table back to its columns and exact cells
+//!   ([`Table`]), or a [`ParseTableError`] with its line and column.
+//!
+//! The layout is the stable schema of `SPEC.md`: an array of flat objects
+//! is a table (keys written once), an object is a `- **key**: value` list
+//! with nested containers in headed sections, code and multi-line strings
+//! are fenced.
+//!
+//! # Design
+//!
+//! A value must never change the document's structure: no string, however
+//! hostile, may end a row, add a column, key, heading, list item, link,
+//! HTML or emphasis. Escaping is lazy, following a scheme verified against
+//! five GFM parsers: a character is escaped only when something else in the
+//! same cell or value could pair with it, so numbers, words, paths, URLs,
+//! dates and emails are written byte for byte and cost no extra tokens.
+//! Tables are unpadded (`|a|b|`): padding costs 9-20% more tokens on the
+//! benchmark datasets. The renderer writes straight into the caller's
+//! buffer, with no string per cell and no second copy of the document.
+//!
+//! This crate writes markdown; it does not read arbitrary markdown. Its one
+//! inverse is [`parse_table`], for its own tables.
+//!
+//! # Example
+//!
+//! ```
+//! use codec_core::{from_slice, CodecExt};
+//! use codec_md::MarkdownCodec;
+//!
+//! let value = from_slice(br#"{
+//!     "repo": "codecs",
+//!     "stars": 1024,
+//!     "topics": ["rust", "llm"],
+//!     "contributors": [
+//!         {"login": "ada", "commits": 76},
+//!         {"login": "bob|by", "commits": 3}
+//!     ]
+//! }"#).unwrap();
+//! let markdown = MarkdownCodec::new().to_vec(&value).unwrap();
+//! assert_eq!(
+//!     String::from_utf8(markdown).unwrap(),
+//!     concat!(
+//!         "- **repo**: codecs\n",
+//!         "- **stars**: 1024\n",
+//!         "- **topics**: rust, llm\n",
+//!         "\n",
+//!         "# contributors\n",
+//!         "\n",
+//!         "|login|commits|\n",
+//!         "|---|---|\n",
+//!         "|ada|76|\n",
+//!         "|bob\\|by|3|\n",
+//!     )
+//! );
+//! ```
+#![deny(missing_docs)]
+
+mod codec;
+mod escape;
+mod render;
+mod table;
+
+pub use codec::{render, MarkdownCodec, MarkdownCodecBuilder};
+pub use table::{parse_table, ParseTableError, Table};

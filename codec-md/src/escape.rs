@@ -1,0 +1,467 @@
+//! Inline escaping: writes any string into a line of markdown so that a GFM
+//! parser gives back exactly that text and no structure.
+//!
+//! The scheme is `shared/design/md-escaping.md` (verified against five GFM
+//! parsers); the rule numbers in comments are its R1-R12. It is lazy on
+//! purpose: a character is escaped only when something else in the same
+//! inline context could pair with it, so ordinary values (numbers, words,
+//! paths, URLs, dates, emails) are written byte for byte. Most strings take
+//! the fast path: one table lookup per byte and a single copy.
+
+use std::io::Write;
+
+use codec_core::Value;
+
+/// Where inline text is written. The context decides which characters can
+/// end or add structure there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Context {
+    /// A table cell, between two delimiter pipes.
+    Cell,
+    /// The value after `- **key**: `.
+    Value,
+    /// A key between the `**` of `- **key**:`. Strict: it shares the line
+    /// with our own markup.
+    Key,
+    /// A heading's text after `# `. Strict.
+    Heading,
+}
+
+impl Context {
+    fn strict(self) -> bool {
+        matches!(self, Context::Key | Context::Heading)
+    }
+}
+
+/// Bytes that may need attention: markdown punctuation, controls, DEL and
+/// every non-ASCII byte (invisible and bidi characters, Unicode
+/// whitespace). A string without any of them, not starting or ending with
+/// whitespace, is written as it is.
+const fn special_bytes() -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = b < 0x20 || b >= 0x7f;
+        b += 1;
+    }
+    let punct = b"*~`_[<&|#\\";
+    let mut i = 0;
+    while i < punct.len() {
+        table[punct[i] as usize] = true;
+        i += 1;
+    }
+    table
+}
+
+static SPECIAL: [bool; 256] = special_bytes();
+
+/// Whether `s` can be written raw in `context` with no analysis.
+fn is_plain(s: &str, line_start: bool) -> bool {
+    let bytes = s.as_bytes();
+    let (Some(&first), Some(&last)) = (bytes.first(), bytes.last()) else {
+        return true;
+    };
+    first != b' '
+        && last != b' '
+        && !(line_start && (first.is_ascii_punctuation() || first.is_ascii_digit()))
+        && !bytes.iter().any(|&b| SPECIAL[b as usize])
+}
+
+/// Writes `s` in `context`.
+pub(crate) fn write_str(out: &mut Vec<u8>, s: &str, context: Context) {
+    if !context.strict() && is_plain(s, false) {
+        out.extend_from_slice(s.as_bytes());
+        return;
+    }
+    write_line(out, &[Piece::Str(s)], context, false);
+}
+
+/// Writes `s` as the whole of a paragraph line: the value rules, plus a
+/// backslash before anything at the start of the line that would open a
+/// block (`#`, `-`, `>`, `1.`, `<div`, ...).
+pub(crate) fn write_paragraph(out: &mut Vec<u8>, s: &str) {
+    if is_plain(s, true) {
+        out.extend_from_slice(s.as_bytes());
+        return;
+    }
+    write_line(out, &[Piece::Str(s)], Context::Value, true);
+}
+
+/// Writes scalars as an inline list, `a, b, c`. The strings are escaped as
+/// one line (a `*` in one item could pair with a `*` in another);
+/// `line_start` protects the start of a paragraph line.
+pub(crate) fn write_list(out: &mut Vec<u8>, items: &[Value], line_start: bool) {
+    let plain = items.iter().enumerate().all(|(i, item)| match item {
+        Value::String(s) => is_plain(s, line_start && i == 0),
+        _ => true,
+    });
+    if plain {
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                out.extend_from_slice(b", ");
+            }
+            write_scalar_raw(out, item);
+        }
+        return;
+    }
+    let pieces: Vec<Piece<'_>> = items
+        .iter()
+        .map(|item| match item {
+            Value::String(s) => Piece::Str(s),
+            other => Piece::Scalar(other),
+        })
+        .collect();
+    write_line(out, &pieces, Context::Value, line_start);
+}
+
+/// Writes a scalar that needs no escaping: a number's exact text, `true`,
+/// `false`, nothing for null. Strings are written raw: callers check them.
+fn write_scalar_raw(out: &mut Vec<u8>, value: &Value) {
+    match value {
+        Value::Null | Value::Array(_) | Value::Object(_) => {}
+        Value::Bool(true) => out.extend_from_slice(b"true"),
+        Value::Bool(false) => out.extend_from_slice(b"false"),
+        Value::Number(n) => n.write_to(out),
+        Value::String(s) => out.extend_from_slice(s.as_bytes()),
+    }
+}
+
+/// One item of an inline line. Only strings are escaped: the text of
+/// numbers, bools and null has no markdown meaning.
+#[derive(Debug, Clone, Copy)]
+enum Piece<'a> {
+    Str(&'a str),
+    Scalar(&'a Value),
+}
+
+/// A position in a line: (piece, byte offset).
+type Pos = (usize, usize);
+
+/// What the whole line needs, from one analysis pass.
+#[derive(Debug)]
+struct Plan {
+    context: Context,
+    line_start: bool,
+    /// R3: escape every `*` / `~`.
+    star: bool,
+    tilde: bool,
+    /// R4: escape every backtick.
+    backtick: bool,
+    /// R5: escape `_` runs that are not intraword.
+    underscore: bool,
+    /// R6: a `[` before this position is escaped (it is the last `](`).
+    link_close: Option<Pos>,
+    /// R7: a `<` before this position may open a tag (it is the last `>`).
+    tag_close: Option<Pos>,
+    /// R12: the line holds an autolink trigger.
+    has_url: bool,
+    /// R12: neutralize autolink triggers.
+    urls: bool,
+}
+
+fn write_line(out: &mut Vec<u8>, pieces: &[Piece<'_>], context: Context, line_start: bool) {
+    let mut plan = Plan {
+        context,
+        line_start,
+        star: context.strict(),
+        tilde: context.strict(),
+        backtick: context.strict(),
+        underscore: context.strict(),
+        link_close: None,
+        tag_close: None,
+        has_url: false,
+        urls: context.strict(),
+    };
+    let mut star_runs = 0;
+    let mut tilde_runs = 0;
+    let mut underscore_runs = 0;
+    let mut backtick_runs: Vec<usize> = Vec::new();
+    for (index, piece) in pieces.iter().enumerate() {
+        let Piece::Str(s) = piece else { continue };
+        let bytes = s.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            let run = bytes[i..].iter().take_while(|&&c| c == b).count();
+            match b {
+                b'*' => star_runs += 1,
+                b'~' => tilde_runs += 1,
+                b'_' => underscore_runs += 1,
+                b'`' => backtick_runs.push(run),
+                b']' if bytes.get(i + 1) == Some(&b'(') => plan.link_close = Some((index, i)),
+                b'>' => plan.tag_close = Some((index, i + run - 1)),
+                b':' | b'.' => plan.has_url |= url_trigger(bytes, i),
+                _ => {}
+            }
+            i += run;
+        }
+    }
+    plan.star |= star_runs >= 2;
+    plan.tilde |= tilde_runs >= 2;
+    plan.underscore |= underscore_runs >= 2;
+    backtick_runs.sort_unstable();
+    plan.backtick |= backtick_runs.windows(2).any(|w| w[0] == w[1]);
+
+    let start = out.len();
+    let changed = write_pieces(out, pieces, &plan);
+    if changed && plan.has_url && !plan.urls {
+        // R12: escapes inside a bare URL would show up in its link text, so
+        // once anything was escaped, no URL may autolink.
+        out.truncate(start);
+        plan.urls = true;
+        write_pieces(out, pieces, &plan);
+    }
+}
+
+/// Writes the pieces joined by `, `; returns whether anything was escaped.
+fn write_pieces(out: &mut Vec<u8>, pieces: &[Piece<'_>], plan: &Plan) -> bool {
+    let mut changed = false;
+    for (index, piece) in pieces.iter().enumerate() {
+        if index > 0 {
+            out.extend_from_slice(b", ");
+        }
+        match piece {
+            Piece::Str(s) => changed |= write_escaped(out, s, index, plan),
+            Piece::Scalar(v) => write_scalar_raw(out, v),
+        }
+    }
+    changed
+}
+
+/// R1: characters that are never written raw.
+fn is_never_raw(c: char) -> bool {
+    matches!(c,
+        '\0'..='\u{8}' | '\u{a}'..='\u{1f}' | '\u{7f}' | '\u{ad}'
+        | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
+        | '\u{2028}' | '\u{2029}' | '\u{2060}'..='\u{206f}' | '\u{feff}')
+}
+
+fn write_ref(out: &mut Vec<u8>, c: char) {
+    // Writing to a Vec cannot fail.
+    let _ = write!(out, "&#{};", u32::from(c));
+}
+
+/// Writes one string of the line; returns whether anything was escaped.
+fn write_escaped(out: &mut Vec<u8>, s: &str, index: usize, plan: &Plan) -> bool {
+    let bytes = s.as_bytes();
+    let context = plan.context;
+    // R2: the whitespace at either end becomes refs.
+    let lead_end = s.len() - s.trim_start_matches(char::is_whitespace).len();
+    let trail_start = s.trim_end_matches(char::is_whitespace).len().max(lead_end);
+    let is_ref = |at: usize, c: char| at < lead_end || at >= trail_start || is_never_raw(c);
+    // R10: a heading's trailing `#` run.
+    let trailing_hashes = s.len() - s.trim_end_matches('#').len();
+    let hash_run_start = (trailing_hashes > 0).then(|| s.len() - trailing_hashes);
+    // Start of a paragraph line: `1.` and `1)` open a list.
+    let list_marker = (plan.line_start && index == 0)
+        .then(|| {
+            let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+            ((1..=9).contains(&digits) && matches!(bytes.get(digits), Some(b'.' | b')')))
+                .then_some(digits)
+        })
+        .flatten();
+
+    let mut changed = false;
+    let mut escape_underscores = false;
+    let mut chars = s.char_indices().peekable();
+    let mut prev: Option<char> = None;
+    while let Some((at, c)) = chars.next() {
+        let next = chars.peek().copied();
+        if is_ref(at, c) {
+            write_ref(out, c);
+            changed = true;
+            prev = Some(c);
+            continue;
+        }
+        let escape = match c {
+            '*' => plan.star,
+            '~' => plan.tilde,
+            '`' => plan.backtick,
+            '_' => {
+                if prev != Some('_') {
+                    // First `_` of a run: intraword runs stay raw (R5).
+                    let run_end = at + s[at..].bytes().take_while(|&b| b == b'_').count();
+                    let after = s[run_end..].chars().next();
+                    let intraword = prev.is_some_and(char::is_alphanumeric)
+                        && after.is_some_and(char::is_alphanumeric);
+                    escape_underscores = plan.underscore && !intraword;
+                }
+                escape_underscores
+            }
+            '[' => context.strict() || plan.link_close.is_some_and(|p| (index, at) < p),
+            '<' => {
+                context.strict()
+                    || (next.is_some_and(|(_, n)| !n.is_whitespace())
+                        && plan.tag_close.is_some_and(|p| (index, at) < p))
+            }
+            '&' => looks_like_entity(&bytes[at + 1..]),
+            '|' => context == Context::Cell,
+            '#' => context == Context::Heading && (at == 0 || Some(at) == hash_run_start),
+            ':' | '.' => plan.urls && url_trigger(bytes, at),
+            '\\' => {
+                let Some((n_at, n)) = next else {
+                    if context == Context::Cell {
+                        // `\|` would escape the delimiter pipe (R11).
+                        write_ref(out, c);
+                        changed = true;
+                        prev = Some(c);
+                        continue;
+                    }
+                    out.extend_from_slice(b"\\\\");
+                    changed = true;
+                    prev = Some(c);
+                    continue;
+                };
+                n.is_ascii_punctuation() || is_ref(n_at, n)
+            }
+            _ => false,
+        };
+        let at_line_start = plan.line_start
+            && index == 0
+            && ((at == 0 && c.is_ascii_punctuation()) || list_marker == Some(at));
+        if escape || at_line_start {
+            out.push(b'\\');
+            changed = true;
+        }
+        let mut buf = [0; 4];
+        out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+        prev = Some(c);
+    }
+    changed
+}
+
+/// R8: whether the text after an `&` reads as an entity or a numeric
+/// reference (`#123;`, `#x1F;`, `name;`).
+fn looks_like_entity(rest: &[u8]) -> bool {
+    let (digits, body): (fn(&u8) -> bool, &[u8]) = match rest {
+        [b'#', b'x' | b'X', body @ ..] => (u8::is_ascii_hexdigit, body),
+        [b'#', body @ ..] => (u8::is_ascii_digit, body),
+        [first, ..] if first.is_ascii_alphabetic() => (u8::is_ascii_alphanumeric, rest),
+        _ => return false,
+    };
+    let len = body.iter().take_while(|b| digits(b)).count();
+    len > 0 && body.get(len) == Some(&b';')
+}
+
+/// R12: whether the `:` or `.` at `at` completes an autolink trigger:
+/// `http://`, `https://`, `ftp://`, `mailto:`, `xmpp:`, `www.` (any case).
+fn url_trigger(bytes: &[u8], at: usize) -> bool {
+    let before = &bytes[..at];
+    let ends_with = |word: &[u8]| {
+        before.len() >= word.len() && before[before.len() - word.len()..].eq_ignore_ascii_case(word)
+    };
+    match bytes[at] {
+        b'.' => ends_with(b"www"),
+        b':' => {
+            (bytes[at + 1..].starts_with(b"//")
+                && (ends_with(b"http") || ends_with(b"https") || ends_with(b"ftp")))
+                || ends_with(b"mailto")
+                || ends_with(b"xmpp")
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn escaped(s: &str, context: Context) -> String {
+        let mut out = Vec::new();
+        write_str(&mut out, s, context);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn writes_each_context() {
+        use Context::*;
+        let cases: &[(&str, Context, &str)] = &[
+            // Ordinary values stay byte-identical.
+            ("42", Value, "42"),
+            ("src/main.rs", Cell, "src/main.rs"),
+            ("snake_case", Key, "snake_case"),
+            (
+                "https://example.com/a_b?x=1&y=2#frag",
+                Value,
+                "https://example.com/a_b?x=1&y=2#frag",
+            ),
+            ("it`s", Value, "it`s"),
+            ("a < b > c", Value, "a < b > c"),
+            ("AT&T", Value, "AT&T"),
+            ("C:\\Users\\me", Value, "C:\\Users\\me"),
+            // R1 and R2.
+            ("a\nb", Value, "a&#10;b"),
+            ("x\0y", Cell, "x&#0;y"),
+            (" a ", Value, "&#32;a&#32;"),
+            ("\u{202e}", Value, "&#8238;"),
+            // R3-R5.
+            ("*a*", Value, "\\*a\\*"),
+            ("a*", Value, "a*"),
+            ("a*", Key, "a\\*"),
+            ("`a` and `b`", Value, "\\`a\\` and \\`b\\`"),
+            ("_a_b_", Value, "\\_a_b\\_"),
+            // R6-R9.
+            ("[x](y)", Value, "\\[x](y)"),
+            ("[x]", Key, "\\[x]"),
+            ("<b>", Value, "\\<b>"),
+            ("&amp;", Value, "\\&amp;"),
+            ("&#x1F;", Cell, "\\&#x1F;"),
+            ("a|b", Cell, "a\\|b"),
+            ("a|b", Value, "a|b"),
+            // R10.
+            ("# Title #", Heading, "\\# Title \\#"),
+            ("# Title #", Key, "# Title #"),
+            // R11.
+            ("dir\\", Cell, "dir&#92;"),
+            ("dir\\", Value, "dir\\\\"),
+            ("a\\|b", Cell, "a\\\\\\|b"),
+            ("a\\*", Key, "a\\\\\\*"),
+            ("a\\\n", Value, "a\\\\&#10;"),
+            // R12.
+            ("*a* http://x", Value, "\\*a\\* http\\://x"),
+            ("www.x.com", Key, "www\\.x.com"),
+        ];
+        for (input, context, expected) in cases {
+            assert_eq!(
+                escaped(input, *context),
+                *expected,
+                "{input:?} in {context:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn protects_the_start_of_a_paragraph() {
+        let cases: &[(&str, &str)] = &[
+            ("plain", "plain"),
+            ("# not a heading", "\\# not a heading"),
+            ("- item", "\\- item"),
+            ("1. item", "1\\. item"),
+            ("2024-01-01", "2024-01-01"),
+            ("<div", "\\<div"),
+            ("> quote", "\\> quote"),
+        ];
+        for (input, expected) in cases {
+            let mut out = Vec::new();
+            write_paragraph(&mut out, input);
+            assert_eq!(String::from_utf8(out).unwrap(), *expected, "{input:?}");
+        }
+    }
+
+    #[test]
+    fn escapes_a_list_as_one_line() {
+        let cases: &[(Vec<Value>, &str)] = &[
+            (
+                vec![1.into(), "a".into(), true.into(), Value::Null],
+                "1, a, true, ",
+            ),
+            (vec!["*a".into(), "b*".into()], "\\*a, b\\*"),
+            (vec!["[a".into(), "](b)".into()], "\\[a, ](b)"),
+        ];
+        for (items, expected) in cases {
+            let mut out = Vec::new();
+            write_list(&mut out, items, false);
+            assert_eq!(String::from_utf8(out).unwrap(), *expected, "{items:?}");
+        }
+    }
+}

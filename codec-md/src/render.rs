@@ -1,0 +1,450 @@
+//! The renderer: lays a [`Value`] out as GFM blocks (tables, key lists,
+//! headed sections, fenced code) straight into the output buffer.
+//!
+//! Layout rules are in `SPEC.md`; the inline escaping is in
+//! [`crate::escape`]. Blocks are separated by exactly one blank line, and
+//! no line ever begins with user text (except inside a fence), so no value
+//! can open, close or swallow a block.
+
+use std::collections::HashSet;
+
+use codec_core::{EncodeError, Map, Value};
+
+use crate::escape::{self, Context};
+
+/// Rendering options. Private for now: the builder is the public face.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Options {
+    /// Containers nested deeper than this are an error.
+    pub(crate) max_depth: usize,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            max_depth: codec_core::DEFAULT_MAX_DEPTH,
+        }
+    }
+}
+
+/// Keys whose string values are code, rendered fenced even on one line.
+const CODE_KEYS: [&str; 9] = [
+    "diff",
+    "patch",
+    "code",
+    "snippet",
+    "source",
+    "stdout",
+    "stderr",
+    "traceback",
+    "stacktrace",
+];
+
+/// Sibling keys that name the fence language, in order of preference.
+const LANGUAGE_KEYS: [&str; 4] = ["language", "lang", "ext", "filetype"];
+
+/// The deepest heading: sections nested further stay at h6.
+const MAX_HEADING: usize = 6;
+
+/// Appends the markdown of `value` to `out`.
+pub(crate) fn render(
+    value: &Value,
+    out: &mut Vec<u8>,
+    options: &Options,
+) -> Result<(), EncodeError> {
+    let mut renderer = Renderer {
+        out,
+        max_depth: options.max_depth,
+        blocks: 0,
+    };
+    renderer.document(value)
+}
+
+/// How a member or array element is laid out in its container's body.
+enum Layout<'v> {
+    /// On a list line: a scalar, an inline list, `[]` or `{}`.
+    Inline,
+    /// On a list line, its string in a fenced block under it.
+    Fenced(&'v str),
+    /// A headed section after the list.
+    Section,
+}
+
+/// What names a member: an object key, or `[i]` for an array element.
+#[derive(Clone, Copy)]
+enum Label<'v> {
+    Key(&'v str),
+    Index(usize),
+}
+
+struct Renderer<'o> {
+    out: &'o mut Vec<u8>,
+    max_depth: usize,
+    /// Blocks written so far, to put one blank line between blocks.
+    blocks: usize,
+}
+
+impl Renderer<'_> {
+    fn document(&mut self, value: &Value) -> Result<(), EncodeError> {
+        match value {
+            Value::Null => {}
+            Value::Bool(_) | Value::Number(_) => {
+                self.block();
+                self.scalar(value, Context::Value);
+                self.out.push(b'\n');
+            }
+            Value::String(s) if s.is_empty() => {}
+            Value::String(s) if s.contains('\n') && fence_eligible(s) => {
+                self.block();
+                fence(self.out, s, None, b"");
+            }
+            Value::String(s) => {
+                self.block();
+                escape::write_paragraph(self.out, s);
+                self.out.push(b'\n');
+            }
+            Value::Array(items) => {
+                self.enter(1)?;
+                if items.is_empty() {
+                    self.block();
+                    self.out.extend_from_slice(b"[]\n");
+                } else if let Some(columns) = table_columns(items) {
+                    self.enter(2)?;
+                    self.table(items, &columns);
+                } else if is_inline_list(items) {
+                    self.block();
+                    escape::write_list(self.out, items, true);
+                    self.out.push(b'\n');
+                } else {
+                    self.body(elements(items), None, 1, 1)?;
+                }
+            }
+            Value::Object(map) => {
+                self.enter(1)?;
+                if map.is_empty() {
+                    self.block();
+                    self.out.extend_from_slice(b"{}\n");
+                } else {
+                    self.body(members(map), Some(map), 1, 1)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Fails when a container at `depth` (1 for the top level) is too deep.
+    fn enter(&self, depth: usize) -> Result<(), EncodeError> {
+        if depth > self.max_depth {
+            return Err(EncodeError::DepthLimit {
+                limit: self.max_depth,
+            });
+        }
+        Ok(())
+    }
+
+    /// Starts a block: one blank line after the previous one.
+    fn block(&mut self) {
+        if self.blocks > 0 {
+            self.out.push(b'\n');
+        }
+        self.blocks += 1;
+    }
+
+    /// The body of a container at `depth`: first one list of everything
+    /// that fits on a line, then a section per nested container, each in
+    /// source order. Sections come last because a heading ends the list:
+    /// a list line after a section would read as part of that section.
+    fn body<'v, I>(
+        &mut self,
+        entries: I,
+        siblings: Option<&'v Map>,
+        level: usize,
+        depth: usize,
+    ) -> Result<(), EncodeError>
+    where
+        I: Iterator<Item = (Label<'v>, &'v Value)> + Clone,
+    {
+        let mut listed = false;
+        for (label, value) in entries.clone() {
+            let layout = layout(label, value);
+            if matches!(layout, Layout::Section) {
+                continue;
+            }
+            if !listed {
+                self.block();
+                listed = true;
+            }
+            self.item(label, value, layout, siblings, depth + 1)?;
+        }
+        for (label, value) in entries {
+            if matches!(layout(label, value), Layout::Section) {
+                self.section(label, value, level, depth + 1)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// One list line, `- **key**: value`, and its fence if it has one.
+    fn item(
+        &mut self,
+        label: Label<'_>,
+        value: &Value,
+        layout: Layout<'_>,
+        siblings: Option<&Map>,
+        depth: usize,
+    ) -> Result<(), EncodeError> {
+        self.out.extend_from_slice(b"- ");
+        match label {
+            // `****` is literal text, so an empty key is no key at all.
+            Label::Key("") => {}
+            Label::Key(key) => {
+                self.out.extend_from_slice(b"**");
+                escape::write_str(self.out, key, Context::Key);
+                self.out.extend_from_slice(b"**");
+            }
+            Label::Index(i) => self.index(i, true),
+        }
+        self.out.push(b':');
+        if let Layout::Fenced(s) = layout {
+            self.out.push(b'\n');
+            let language = match label {
+                Label::Key(key) if key.eq_ignore_ascii_case("diff") => Some("diff"),
+                Label::Key(key) if key.eq_ignore_ascii_case("patch") => Some("diff"),
+                _ => siblings.and_then(language),
+            };
+            fence(self.out, s, language, b"  ");
+            return Ok(());
+        }
+        let space = self.out.len();
+        self.out.push(b' ');
+        match value {
+            Value::Array(items) => {
+                self.enter(depth)?;
+                if items.is_empty() {
+                    self.out.extend_from_slice(b"[]");
+                } else {
+                    escape::write_list(self.out, items, false);
+                }
+            }
+            Value::Object(_) => {
+                self.enter(depth)?;
+                self.out.extend_from_slice(b"{}");
+            }
+            scalar => self.scalar(scalar, Context::Value),
+        }
+        if self.out.len() == space + 1 {
+            // Nothing to show: no trailing space.
+            self.out.truncate(space);
+        }
+        self.out.push(b'\n');
+        Ok(())
+    }
+
+    /// A heading and the container under it.
+    fn section(
+        &mut self,
+        label: Label<'_>,
+        value: &Value,
+        level: usize,
+        depth: usize,
+    ) -> Result<(), EncodeError> {
+        self.enter(depth)?;
+        self.block();
+        let hashes = level.min(MAX_HEADING);
+        self.out.resize(self.out.len() + hashes, b'#');
+        match label {
+            Label::Key("") => {}
+            Label::Key(key) => {
+                self.out.push(b' ');
+                escape::write_str(self.out, key, Context::Heading);
+            }
+            Label::Index(i) => {
+                self.out.push(b' ');
+                self.index(i, false);
+            }
+        }
+        self.out.push(b'\n');
+        match value {
+            Value::Object(map) => self.body(members(map), Some(map), level + 1, depth),
+            Value::Array(items) => match table_columns(items) {
+                Some(columns) => {
+                    self.enter(depth + 1)?;
+                    self.table(items, &columns);
+                    Ok(())
+                }
+                None => self.body(elements(items), None, level + 1, depth),
+            },
+            _ => Ok(()),
+        }
+    }
+
+    /// `[i]`, bold on a list line.
+    fn index(&mut self, i: usize, bold: bool) {
+        if bold {
+            self.out.extend_from_slice(b"**");
+        }
+        self.out.push(b'[');
+        self.out
+            .extend_from_slice(itoa::Buffer::new().format(i).as_bytes());
+        self.out.push(b']');
+        if bold {
+            self.out.extend_from_slice(b"**");
+        }
+    }
+
+    /// A table: header, delimiter, one row per object, unpadded.
+    fn table(&mut self, rows: &[Value], columns: &[&str]) {
+        self.block();
+        self.out.push(b'|');
+        for column in columns {
+            escape::write_str(self.out, column, Context::Cell);
+            self.out.push(b'|');
+        }
+        self.out.push(b'\n');
+        self.out.push(b'|');
+        for _ in columns {
+            self.out.extend_from_slice(b"---|");
+        }
+        self.out.push(b'\n');
+        for row in rows {
+            let Value::Object(map) = row else { continue };
+            self.out.push(b'|');
+            for (i, column) in columns.iter().enumerate() {
+                // Rows usually list the columns in order: skip the hash.
+                let cell = match map.get_index(i) {
+                    Some((key, value)) if key == *column => Some(value),
+                    _ => map.get(column),
+                };
+                if let Some(cell) = cell {
+                    self.scalar(cell, Context::Cell);
+                }
+                self.out.push(b'|');
+            }
+            self.out.push(b'\n');
+        }
+    }
+
+    /// A scalar inline: a number's exact text, `true`/`false`, nothing for
+    /// null, an escaped string.
+    fn scalar(&mut self, value: &Value, context: Context) {
+        match value {
+            Value::Null | Value::Array(_) | Value::Object(_) => {}
+            Value::Bool(true) => self.out.extend_from_slice(b"true"),
+            Value::Bool(false) => self.out.extend_from_slice(b"false"),
+            Value::Number(n) => n.write_to(self.out),
+            Value::String(s) => escape::write_str(self.out, s, context),
+        }
+    }
+}
+
+fn members(map: &Map) -> impl Iterator<Item = (Label<'_>, &Value)> + Clone {
+    map.iter().map(|(k, v)| (Label::Key(k), v))
+}
+
+fn elements(items: &[Value]) -> impl Iterator<Item = (Label<'_>, &Value)> + Clone {
+    items.iter().enumerate().map(|(i, v)| (Label::Index(i), v))
+}
+
+fn layout<'v>(label: Label<'_>, value: &'v Value) -> Layout<'v> {
+    match value {
+        Value::String(s) if fence_eligible(s) => {
+            let code_key = matches!(label, Label::Key(key) if is_code_key(key));
+            if code_key || s.contains('\n') {
+                Layout::Fenced(s)
+            } else {
+                Layout::Inline
+            }
+        }
+        Value::Array(items) if !items.is_empty() && !is_inline_list(items) => Layout::Section,
+        Value::Object(map) if !map.is_empty() => Layout::Section,
+        _ => Layout::Inline,
+    }
+}
+
+fn is_code_key(key: &str) -> bool {
+    CODE_KEYS.iter().any(|k| key.eq_ignore_ascii_case(k))
+}
+
+/// A fence cannot hold CR (parsers normalize line endings) or NUL.
+fn fence_eligible(s: &str) -> bool {
+    !s.bytes().any(|b| b == b'\r' || b == 0)
+}
+
+/// The fence language from a sibling `language`/`lang`/`ext`/`filetype`
+/// string, when it is a valid info string.
+fn language(siblings: &Map) -> Option<&str> {
+    LANGUAGE_KEYS.iter().find_map(|key| {
+        let value = siblings.get(key)?.as_str()?;
+        let valid = !value.is_empty()
+            && value
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"_+.#-".contains(&b));
+        valid.then_some(value)
+    })
+}
+
+/// Whether an array is written inline, `a, b, c`: only scalars, and no
+/// string that holds the separator's comma or a line break.
+fn is_inline_list(items: &[Value]) -> bool {
+    items.iter().all(|item| match item {
+        Value::String(s) => !s.bytes().any(|b| b == b',' || b == b'\n'),
+        other => other.is_scalar(),
+    })
+}
+
+/// The columns of a table, when `items` is one: every element an object,
+/// every value a scalar with no line break, at least one column, and at
+/// most half the cells empty (a sparser table would make the output grow
+/// with the square of the input).
+fn table_columns(items: &[Value]) -> Option<Vec<&str>> {
+    let mut columns: Vec<&str> = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::new();
+    let mut present = 0usize;
+    for item in items {
+        let map = item.as_object()?;
+        for (i, (key, value)) in map.iter().enumerate() {
+            match value {
+                Value::Array(_) | Value::Object(_) => return None,
+                Value::String(s) if s.contains('\n') => return None,
+                _ => {}
+            }
+            present += 1;
+            // Rows usually repeat the columns in order: skip the hash then.
+            if columns.get(i) != Some(&key.as_str()) && seen.insert(key) {
+                columns.push(key);
+            }
+        }
+    }
+    let cells = items.len().checked_mul(columns.len())?;
+    (!columns.is_empty() && cells <= present.saturating_mul(2)).then_some(columns)
+}
+
+/// Writes `s` as a fenced code block, every non-empty line after `indent`.
+/// The fence is longer than any backtick run in `s`.
+fn fence(out: &mut Vec<u8>, s: &str, language: Option<&str>, indent: &[u8]) {
+    let longest = s
+        .as_bytes()
+        .split(|&b| b != b'`')
+        .map(<[u8]>::len)
+        .max()
+        .unwrap_or(0);
+    let ticks = (longest + 1).max(3);
+    let fence_line = |out: &mut Vec<u8>| {
+        out.extend_from_slice(indent);
+        out.resize(out.len() + ticks, b'`');
+    };
+    fence_line(out);
+    if let Some(language) = language {
+        out.extend_from_slice(language.as_bytes());
+    }
+    out.push(b'\n');
+    for line in s.split('\n') {
+        if !line.is_empty() {
+            out.extend_from_slice(indent);
+            out.extend_from_slice(line.as_bytes());
+        }
+        out.push(b'\n');
+    }
+    fence_line(out);
+    out.push(b'\n');
+}
