@@ -1,1 +1,588 @@
-//! Placeholder: filled in by its own issue.
+//! The MCP codec: the data a handler returns to HTTP clients, as a Model
+//! Context Protocol `tools/call` result.
+//!
+//! - [`McpCodec`]: the [`Codec`] for `application/vnd.mcp+json`, format
+//!   name `mcp`; it writes a [`CallToolResult`] for one
+//!   [`ProtocolVersion`].
+//! - [`McpCodecBuilder`]: its options; [`ConfigError`] when they
+//!   contradict each other.
+//! - [`StructuredContent`]: when a result carries `structuredContent`.
+//! - [`TextFormat`]: what the text block holds (markdown or JSON).
+//! - [`ProtocolVersion`] (and [`UnknownProtocolVersion`]): 2025-06-18,
+//!   2025-11-25, 2026-07-28.
+//! - [`advertised_output_schema`]: the `outputSchema` to list for a tool,
+//!   wrapped when the codec wraps its results.
+//! - [`CallToolResult`], [`ContentBlock`], [`TextContent`],
+//!   [`Implementation`]: the wire types of a result, hand-written to the
+//!   official schemas; they parse back from bytes with a [`WireError`].
+//! - [`JsonRpcResponse`] and [`RequestId`]: the JSON-RPC 2.0 envelope.
+//!
+//! # Design
+//!
+//! A result says the same thing twice: `content` for the model, as text,
+//! and `structuredContent` for programs. The text is the markdown codec's
+//! rendering (fewer tokens than JSON), cut at `max_text_chars`; the
+//! structured part is the value itself, written by the JSON codec with its
+//! exact numbers and key order. The two 2025 revisions accept only an
+//! object there, so the codec wraps anything else as `{"result": value}`,
+//! as the official TypeScript and Python SDKs do, and
+//! [`advertised_output_schema`] wraps the tool's schema to match; from
+//! 2026-07-28 any value goes through as is, beside `"resultType":
+//! "complete"`.
+//!
+//! The wire types are written by hand rather than taken from the official
+//! Rust SDK, which brings an async runtime and about fifty crates and
+//! changes major version every few months. This crate is not an MCP
+//! server: it has no transport, no session and no tool registry; a server
+//! picks the codec for the protocol version it negotiated and writes what
+//! it returns. Requests that fail before a tool runs (an unknown tool,
+//! invalid params) are JSON-RPC errors that the server writes, not tool
+//! results.
+//!
+//! # Example
+//!
+//! ```
+//! use codec_core::{from_slice, Codec};
+//! use codec_mcp::{McpCodec, ProtocolVersion};
+//!
+//! let value = from_slice(br#"[{"id": "u1", "score": 0.90}, {"id": "u2", "score": 1e3}]"#).unwrap();
+//!
+//! // A 2025-11-25 peer: the array is wrapped, numbers keep their text.
+//! let codec = McpCodec::new();
+//! let mut body = Vec::new();
+//! codec.encode_value(&value, &mut body).unwrap();
+//! assert_eq!(
+//!     String::from_utf8(body).unwrap(),
+//!     concat!(
+//!         r#"{"content":[{"type":"text","text":"|id|score|\n|---|---|\n|u1|0.90|\n|u2|1e3|\n"}],"#,
+//!         r#""structuredContent":{"result":[{"id":"u1","score":0.90},{"id":"u2","score":1e3}]}}"#,
+//!     )
+//! );
+//!
+//! // A 2026-07-28 peer: no wrapper, and a result type.
+//! let codec = McpCodec::builder().protocol_version(ProtocolVersion::V2026_07_28).build().unwrap();
+//! let result = codec.result(&value).unwrap();
+//! assert_eq!(result.result_type.as_deref(), Some("complete"));
+//! assert_eq!(result.structured_content, Some(value));
+//! ```
+#![deny(missing_docs)]
+
+mod options;
+mod schema;
+mod truncate;
+mod version;
+mod wire;
+
+use std::sync::Arc;
+
+use codec_core::{Codec, EncodeError, Map, MediaType, Value};
+use codec_json::JsonCodec;
+use codec_md::MarkdownCodec;
+
+pub use options::{ConfigError, StructuredContent, TextFormat};
+pub use schema::advertised_output_schema;
+pub use version::{ProtocolVersion, UnknownProtocolVersion};
+pub use wire::{
+    CallToolResult, ContentBlock, Implementation, JsonRpcResponse, RequestId, TextContent,
+    WireError,
+};
+
+use crate::schema::{needs_wrapping, WRAP_KEY};
+use crate::wire::SERVER_INFO_KEY;
+
+/// The default media type.
+const MEDIA_TYPE: &str = "application/vnd.mcp+json";
+
+/// The default limit of the text block, in chars: what agent guidance
+/// uses (Claude Code warns on tool output past 25,000 tokens; a char is
+/// at most a token).
+pub const DEFAULT_MAX_TEXT_CHARS: usize = 25_000;
+
+/// The text of an error result whose value renders to nothing: the model
+/// must still learn that the call failed.
+const EMPTY_ERROR_TEXT: &str = "The tool failed without giving a reason.";
+
+/// The MCP codec: writes a handler's value as a `CallToolResult` for one
+/// protocol version.
+///
+/// Format name `mcp`; media type `application/vnd.mcp+json` unless
+/// configured. What it writes, by default (2025-11-25, structured content
+/// always, markdown text):
+///
+/// - `content`: one text block holding the markdown rendering of the
+///   value, cut at [`DEFAULT_MAX_TEXT_CHARS`]; or no block at all when
+///   the rendering is empty (a `null` result).
+/// - `structuredContent`: the value, wrapped as `{"result": value}` when
+///   the protocol version needs an object and the value is not one (or,
+///   when the tool declares an output schema, when the schema is not an
+///   object schema).
+/// - `isError` omitted: absent means success.
+///
+/// Tool failures are results too, not JSON-RPC errors:
+/// [`McpCodec::error_result`] and [`McpCodec::error_message`] make them.
+///
+/// ```
+/// use codec_core::{from_slice, CodecExt};
+/// use codec_mcp::{McpCodec, RequestId};
+///
+/// let codec = McpCodec::new();
+/// let error = from_slice(br#"{"status": "NOT_FOUND", "message": "no issue #42"}"#).unwrap();
+/// let result = codec.error_result(&error).unwrap();
+/// let body = codec.response_to_vec(RequestId::from(4), result).unwrap();
+/// assert_eq!(
+///     String::from_utf8(body).unwrap(),
+///     concat!(
+///         r#"{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","#,
+///         r#""text":"- **status**: NOT_FOUND\n- **message**: no issue #42\n"}],"isError":true}}"#,
+///     )
+/// );
+/// ```
+#[derive(Debug, Clone)]
+pub struct McpCodec {
+    version: ProtocolVersion,
+    structured: StructuredContent,
+    output_schema: Option<Arc<Value>>,
+    text_format: TextFormat,
+    text_codec: Arc<dyn Codec>,
+    json_text: bool,
+    max_text_chars: Option<usize>,
+    structured_errors: bool,
+    server_info: Option<Implementation>,
+    json: JsonCodec,
+    media_type: MediaType,
+}
+
+/// Options of an [`McpCodec`].
+///
+/// ```
+/// use codec_core::from_str;
+/// use codec_mcp::{McpCodec, ProtocolVersion, StructuredContent};
+///
+/// // Agents read the markdown: structured content only for tools that
+/// // declare an output schema, and this one does not.
+/// let codec = McpCodec::builder()
+///     .protocol_version(ProtocolVersion::V2026_07_28)
+///     .structured_content(StructuredContent::WithOutputSchema)
+///     .output_schema(None)
+///     .max_text_chars(Some(10_000))
+///     .build()
+///     .unwrap();
+/// let result = codec.result(&from_str(r#"{"ok": true}"#).unwrap()).unwrap();
+/// assert_eq!(result.structured_content, None);
+/// assert_eq!(result.text(), Some("- **ok**: true\n"));
+/// ```
+#[derive(Debug, Clone)]
+pub struct McpCodecBuilder {
+    version: ProtocolVersion,
+    structured: StructuredContent,
+    output_schema: Option<Value>,
+    text_format: TextFormat,
+    text_codec: Option<Arc<dyn Codec>>,
+    json_text: bool,
+    max_text_chars: Option<usize>,
+    structured_errors: bool,
+    server_info: Option<Implementation>,
+    pretty: bool,
+    media_type: MediaType,
+}
+
+impl McpCodecBuilder {
+    /// The protocol version the peer negotiated (default
+    /// [`ProtocolVersion::V2025_11_25`], whose results every current peer
+    /// reads; see [`McpCodec::with_protocol_version`] to switch per
+    /// session).
+    pub fn protocol_version(mut self, version: ProtocolVersion) -> McpCodecBuilder {
+        self.version = version;
+        self
+    }
+
+    /// When results carry `structuredContent` (default
+    /// [`StructuredContent::Always`]).
+    pub fn structured_content(mut self, policy: StructuredContent) -> McpCodecBuilder {
+        self.structured = policy;
+        self
+    }
+
+    /// The output schema the tool declares, if any (default none).
+    ///
+    /// The codec does not validate values against it; it uses it to know
+    /// whether the tool has one ([`StructuredContent::WithOutputSchema`])
+    /// and whether to wrap results (as [`advertised_output_schema`]
+    /// decides, so results match what the tool advertises).
+    pub fn output_schema(mut self, schema: Option<Value>) -> McpCodecBuilder {
+        self.output_schema = schema;
+        self
+    }
+
+    /// What the text block holds (default [`TextFormat::Markdown`]).
+    /// Replaces a codec set by [`McpCodecBuilder::text_codec`].
+    pub fn text_format(mut self, format: TextFormat) -> McpCodecBuilder {
+        self.text_format = format;
+        self.text_codec = None;
+        self
+    }
+
+    /// Renders the text block with any codec, such as a markdown codec
+    /// with other options, or a TOON codec. It must write UTF-8: other
+    /// bytes are an [`EncodeError::Unrepresentable`].
+    pub fn text_codec(mut self, codec: Arc<dyn Codec>) -> McpCodecBuilder {
+        self.text_codec = Some(codec);
+        self
+    }
+
+    /// Appends a second text block with the compact JSON of the structured
+    /// content (of the value when there is none), as the specification's
+    /// backwards-compatibility SHOULD asks (default off: clients that
+    /// concatenate text blocks show the model both). Skipped when the text
+    /// block already holds that JSON. This block is never truncated: a cut
+    /// JSON document is no use to the programs it is for.
+    pub fn json_text_block(mut self, yes: bool) -> McpCodecBuilder {
+        self.json_text = yes;
+        self
+    }
+
+    /// The most chars (Unicode scalar values) the main text block may
+    /// hold, note included; `None` for no limit. Default
+    /// [`DEFAULT_MAX_TEXT_CHARS`].
+    ///
+    /// A longer text is cut at the end of a line when one is close (never
+    /// inside a table row, never leaving a code fence open), and ends with
+    /// a note saying how many chars were kept and omitted. The structured
+    /// content is never cut.
+    pub fn max_text_chars(mut self, limit: Option<usize>) -> McpCodecBuilder {
+        self.max_text_chars = limit;
+        self
+    }
+
+    /// Whether error results carry the error value as `structuredContent`
+    /// too (default off: clients skip output-schema validation for errors
+    /// and agents show only the text). Never with
+    /// [`StructuredContent::Never`].
+    pub fn structured_errors(mut self, yes: bool) -> McpCodecBuilder {
+        self.structured_errors = yes;
+        self
+    }
+
+    /// The server's name and version, sent as
+    /// `_meta["io.modelcontextprotocol/serverInfo"]` on every 2026-07-28
+    /// result, as that revision asks (SHOULD). Default none: the codec
+    /// cannot know the service's name. Older revisions never get it.
+    pub fn server_info(mut self, info: Option<Implementation>) -> McpCodecBuilder {
+        self.server_info = info;
+        self
+    }
+
+    /// Two-space indented JSON instead of compact (default compact).
+    pub fn pretty(mut self, yes: bool) -> McpCodecBuilder {
+        self.pretty = yes;
+        self
+    }
+
+    /// The media type the codec declares (default
+    /// `application/vnd.mcp+json`).
+    pub fn media_type(mut self, media_type: MediaType) -> McpCodecBuilder {
+        self.media_type = media_type;
+        self
+    }
+
+    /// The codec, or a [`ConfigError`] when the options contradict each
+    /// other.
+    pub fn build(self) -> Result<McpCodec, ConfigError> {
+        if self.structured == StructuredContent::Never && self.output_schema.is_some() {
+            return Err(ConfigError::NeverWithOutputSchema);
+        }
+        Ok(self.assemble())
+    }
+
+    /// The codec, options already checked.
+    fn assemble(self) -> McpCodec {
+        let text_codec = self.text_codec.unwrap_or_else(|| match self.text_format {
+            TextFormat::Markdown => Arc::new(MarkdownCodec::new()),
+            TextFormat::Json => Arc::new(JsonCodec::new()),
+        });
+        McpCodec {
+            version: self.version,
+            structured: self.structured,
+            output_schema: self.output_schema.map(Arc::new),
+            text_format: self.text_format,
+            text_codec,
+            json_text: self.json_text,
+            max_text_chars: self.max_text_chars,
+            structured_errors: self.structured_errors,
+            server_info: self.server_info,
+            json: JsonCodec::builder().pretty(self.pretty).build(),
+            media_type: self.media_type,
+        }
+    }
+}
+
+impl Default for McpCodec {
+    fn default() -> McpCodec {
+        McpCodec::new()
+    }
+}
+
+impl McpCodec {
+    /// The codec with the default options: protocol 2025-11-25, structured
+    /// content always, markdown text cut at [`DEFAULT_MAX_TEXT_CHARS`],
+    /// compact JSON.
+    pub fn new() -> McpCodec {
+        // The defaults never contradict each other.
+        McpCodec::builder().assemble()
+    }
+
+    /// The options, starting from the defaults of [`McpCodec::new`].
+    pub fn builder() -> McpCodecBuilder {
+        McpCodecBuilder {
+            version: ProtocolVersion::default(),
+            structured: StructuredContent::default(),
+            output_schema: None,
+            text_format: TextFormat::Markdown,
+            text_codec: None,
+            json_text: false,
+            max_text_chars: Some(DEFAULT_MAX_TEXT_CHARS),
+            structured_errors: false,
+            server_info: None,
+            pretty: false,
+            media_type: MediaType::from_static(MEDIA_TYPE),
+        }
+    }
+
+    /// The protocol version this codec writes for.
+    pub fn protocol_version(&self) -> ProtocolVersion {
+        self.version
+    }
+
+    /// The same codec for another protocol version: a server keeps one
+    /// configured codec per tool and switches per session. Cheap (the
+    /// schema and text codec are shared).
+    pub fn with_protocol_version(&self, version: ProtocolVersion) -> McpCodec {
+        McpCodec {
+            version,
+            ..self.clone()
+        }
+    }
+
+    /// The output schema to list for this tool under this codec's protocol
+    /// version ([`advertised_output_schema`] of the declared schema), or
+    /// `None` when the tool declares none.
+    pub fn advertised_output_schema(&self) -> Option<Value> {
+        self.output_schema
+            .as_deref()
+            .map(|schema| advertised_output_schema(schema, self.version))
+    }
+
+    /// The successful result for `value`.
+    ///
+    /// Fails when the value nests too deep for the text codec, when the text
+    /// codec writes bytes that are not UTF-8, or when a 2025 peer needs an
+    /// object but the tool's object output schema forbids wrapping a value
+    /// that is not one ([`EncodeError::Unrepresentable`]).
+    pub fn result(&self, value: &Value) -> Result<CallToolResult, EncodeError> {
+        let structured = match self.structured {
+            StructuredContent::Always => true,
+            StructuredContent::WithOutputSchema => self.output_schema.is_some(),
+            StructuredContent::Never => false,
+        };
+        let structured = if structured {
+            Some(self.structured_value(value, self.output_schema.as_deref())?)
+        } else {
+            None
+        };
+        self.build_result(value, structured, false)
+    }
+
+    /// The result for a tool that ran and failed: `isError: true`, and the
+    /// rendering of `value` (say what went wrong and how to do better) as
+    /// the text the model reads.
+    ///
+    /// The value goes in `structuredContent` too only when
+    /// [`McpCodecBuilder::structured_errors`] is on (wrapped, under a 2025
+    /// revision, when it is not an object: the output schema does not
+    /// apply to errors). A value that renders to nothing gets a generic
+    /// text, so the model still learns of the failure.
+    pub fn error_result(&self, value: &Value) -> Result<CallToolResult, EncodeError> {
+        let structured = if self.structured_errors && self.structured != StructuredContent::Never {
+            Some(self.structured_value(value, None)?)
+        } else {
+            None
+        };
+        self.build_result(value, structured, true)
+    }
+
+    /// An error result whose text is `message`, verbatim (cut at the
+    /// limit), for failures that have no value: `isError: true`, no
+    /// structured content.
+    pub fn error_message(&self, message: &str) -> CallToolResult {
+        let text = match message {
+            "" => EMPTY_ERROR_TEXT.to_owned(),
+            _ => self.limit(message.to_owned()),
+        };
+        self.finish(vec![ContentBlock::text(text)], None, true)
+    }
+
+    /// Appends the JSON of `result` to `out`, in this codec's layout.
+    pub fn write_result(
+        &self,
+        result: CallToolResult,
+        out: &mut Vec<u8>,
+    ) -> Result<(), EncodeError> {
+        self.json.encode_value(&result.into_value(), out)
+    }
+
+    /// The JSON-RPC 2.0 response carrying `result`, as bytes:
+    /// `{"jsonrpc":"2.0","id":...,"result":...}`.
+    pub fn response_to_vec(
+        &self,
+        id: RequestId,
+        result: CallToolResult,
+    ) -> Result<Vec<u8>, EncodeError> {
+        let mut out = Vec::with_capacity(256);
+        self.json
+            .encode_value(&JsonRpcResponse::new(id, result).into_value(), &mut out)?;
+        Ok(out)
+    }
+
+    /// `structuredContent` for `value`: itself, or `{"result": value}`
+    /// where the version needs an object. With a declared schema the
+    /// schema decides, as it does for the advertised schema; without one
+    /// the value does.
+    fn structured_value(
+        &self,
+        value: &Value,
+        schema: Option<&Value>,
+    ) -> Result<Value, EncodeError> {
+        if !self.version.requires_object_structured_content() {
+            return Ok(value.clone());
+        }
+        let wrap = match schema {
+            Some(schema) => needs_wrapping(schema, self.version),
+            None => !matches!(value, Value::Object(_)),
+        };
+        if wrap {
+            let map: Map = [(WRAP_KEY, value.clone())].into_iter().collect();
+            return Ok(Value::Object(map));
+        }
+        if !matches!(value, Value::Object(_)) {
+            return Err(EncodeError::Unrepresentable {
+                format: "mcp".to_owned(),
+                reason: format!(
+                    "protocol {} needs structuredContent to be an object and the tool's output \
+                     schema is an object schema, but the value is {}",
+                    self.version,
+                    kind_of(value)
+                ),
+            });
+        }
+        Ok(value.clone())
+    }
+
+    fn build_result(
+        &self,
+        value: &Value,
+        structured: Option<Value>,
+        is_error: bool,
+    ) -> Result<CallToolResult, EncodeError> {
+        let mut content = Vec::with_capacity(2);
+        let text = self.render_text(value)?;
+        match text {
+            Some(text) => content.push(ContentBlock::text(self.limit(text))),
+            None if is_error => content.push(ContentBlock::text(EMPTY_ERROR_TEXT)),
+            None => {}
+        }
+        if self.json_text {
+            let json = JsonCodec::new().value_to_vec(structured.as_ref().unwrap_or(value))?;
+            let json = utf8(json, "json")?;
+            let duplicate = self.text_format == TextFormat::Json
+                && content.first().and_then(block_text) == Some(json.as_str());
+            if !duplicate {
+                content.push(ContentBlock::text(json));
+            }
+        }
+        Ok(self.finish(content, structured, is_error))
+    }
+
+    /// Adds what every result of this version carries.
+    fn finish(
+        &self,
+        content: Vec<ContentBlock>,
+        structured: Option<Value>,
+        is_error: bool,
+    ) -> CallToolResult {
+        let mut result = CallToolResult {
+            content,
+            structured_content: structured,
+            is_error: is_error.then_some(true),
+            ..CallToolResult::default()
+        };
+        if self.version.has_result_type() {
+            result.result_type = Some("complete".to_owned());
+            if let Some(info) = &self.server_info {
+                let meta: Map = [(SERVER_INFO_KEY, info.to_value())].into_iter().collect();
+                result.meta = Some(meta);
+            }
+        }
+        result
+    }
+
+    /// The text codec's rendering of `value`, or `None` when it is empty
+    /// (or only whitespace).
+    fn render_text(&self, value: &Value) -> Result<Option<String>, EncodeError> {
+        let mut bytes = Vec::new();
+        self.text_codec.encode_value(value, &mut bytes)?;
+        let text = utf8(bytes, self.text_codec.format())?;
+        Ok((!text.trim().is_empty()).then_some(text))
+    }
+
+    fn limit(&self, text: String) -> String {
+        match self.max_text_chars {
+            Some(max) => truncate::truncate(text, max),
+            None => text,
+        }
+    }
+}
+
+impl Codec for McpCodec {
+    fn format(&self) -> &str {
+        "mcp"
+    }
+
+    fn media_type(&self) -> &MediaType {
+        &self.media_type
+    }
+
+    fn encode_value(&self, value: &Value, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        let result = self.result(value)?;
+        self.write_result(result, out)
+    }
+}
+
+/// A text codec's output as a `String`: MCP text is JSON strings, so other
+/// bytes are unrepresentable.
+fn utf8(bytes: Vec<u8>, codec: &str) -> Result<String, EncodeError> {
+    String::from_utf8(bytes).map_err(|e| EncodeError::Unrepresentable {
+        format: "mcp".to_owned(),
+        reason: format!(
+            "the {codec} text codec wrote bytes that are not UTF-8 (at byte {})",
+            e.utf8_error().valid_up_to()
+        ),
+    })
+}
+
+fn block_text(block: &ContentBlock) -> Option<&str> {
+    match block {
+        ContentBlock::Text(t) => Some(&t.text),
+        ContentBlock::Other(_) => None,
+    }
+}
+
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
