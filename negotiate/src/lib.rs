@@ -1,1 +1,101 @@
-//! Placeholder: filled in by its own issue.
+//! RFC 9110 content negotiation: picks one of the registered codecs for a
+//! request from its `Accept` header, a `?format=` override or a path
+//! extension.
+//!
+//! - [`Negotiator`]: the codecs in the server's order of preference, their
+//!   aliases and the policies; [`Negotiator::negotiate`] reads `Accept`,
+//!   [`Negotiator::negotiate_target`] reads the overrides first.
+//! - [`NegotiatorBuilder`]: named setters for all of that.
+//! - [`Outcome`]: either [`Selected`](Outcome::Selected),
+//!   [`NoPreference`](Outcome::NoPreference),
+//!   [`Fallback`](Outcome::Fallback) or
+//!   [`NotAcceptable`](Outcome::NotAcceptable).
+//! - [`Selection`]: the chosen codec, `Content-Type` and [`Quality`], and
+//!   its [`Source`].
+//! - [`NotAcceptable`]: the 406 answer, listing what is available.
+//! - [`UnknownFormat`]: a `?format=` value that names no codec (400).
+//! - [`Quality`]: a `q` weight, exact in thousandths.
+//! - [`EmptyAccept`], [`NothingAcceptable`], [`TieBreak`]: the policies.
+//! - [`BuildError`]: why a builder's settings were rejected.
+//!
+//! # Design
+//!
+//! Negotiation runs on every request, so it is one linear pass over the
+//! header bytes that never allocates: each element is parsed in place
+//! (quoted strings are compared through their escapes, not unescaped into
+//! a buffer) and matched at once against offers whose type, parameters
+//! and `Content-Type` were computed when the negotiator was built. Each
+//! offer keeps only its most specific matching range, which is what
+//! decides its quality: `text/markdown;q=0` excludes markdown even though
+//! `*/*` also matches it.
+//!
+//! Parsing is lenient per element: an element that does not parse is
+//! skipped and the rest of the header still counts; a malformed `q` is
+//! neither dropped nor read as 1 but ranks below every valid weight (see
+//! [`Quality`]). At most [`MAX_ELEMENTS`] elements and [`MAX_PARAMS`]
+//! parameters per element are read.
+//!
+//! This crate depends on the `Codec` trait only, never on a concrete
+//! codec; it does not encode anything itself except through the codec it
+//! selects.
+//!
+//! # Example
+//!
+//! ```
+//! use std::sync::Arc;
+//!
+//! use codec_core::{Codec, EncodeError, MediaType, Value};
+//! use negotiate::{Negotiator, Outcome, Quality};
+//!
+//! /// A stand-in codec: writes nothing, declares a format and a type.
+//! struct Stub(&'static str, MediaType);
+//!
+//! impl Codec for Stub {
+//!     fn format(&self) -> &str { self.0 }
+//!     fn media_type(&self) -> &MediaType { &self.1 }
+//!     fn encode_value(&self, _: &Value, _: &mut Vec<u8>) -> Result<(), EncodeError> { Ok(()) }
+//! }
+//!
+//! let json = Stub("json", MediaType::from_static("application/json"));
+//! let md = Stub("md", MediaType::from_static("text/markdown; charset=utf-8; variant=GFM"));
+//! let negotiator = Negotiator::builder()
+//!     .codec(Arc::new(json))
+//!     .codec(Arc::new(md))
+//!     .alias("md", MediaType::from_static("text/x-markdown"))
+//!     .build()
+//!     .unwrap();
+//!
+//! // Cursor's Accept header: markdown first.
+//! let accept = "text/markdown, text/plain;q=0.9, */*;q=0.8";
+//! let chosen = negotiator.negotiate(Some(accept)).into_result().unwrap();
+//! assert_eq!(chosen.format(), "md");
+//! assert_eq!(chosen.content_type().as_str(), "text/markdown; charset=utf-8; variant=GFM");
+//! assert_eq!(chosen.quality(), Quality::ONE);
+//!
+//! // A q=0 on the specific type beats the `*/*` that also matches it.
+//! let outcome = negotiator.negotiate(Some("text/markdown;q=0, */*"));
+//! assert_eq!(outcome.selection().unwrap().format(), "json");
+//!
+//! // No header: the default (first) codec.
+//! assert!(matches!(negotiator.negotiate(None::<&str>), Outcome::NoPreference(_)));
+//!
+//! // An override beats Accept; an unknown one lists the valid names.
+//! let forced = negotiator.negotiate_target(Some("application/json"), "/items?format=md");
+//! assert_eq!(forced.unwrap().selection().unwrap().format(), "md");
+//! let error = negotiator.negotiate_target(None::<&str>, "/items?format=csv").unwrap_err();
+//! assert_eq!(error.to_string(), r#"unknown format "csv" in `?format=`; valid formats: json, md"#);
+//! ```
+#![deny(missing_docs)]
+
+mod accept;
+mod negotiator;
+mod overrides;
+mod quality;
+mod ranking;
+
+pub use accept::{MAX_ELEMENTS, MAX_PARAMS};
+pub use negotiator::{
+    BuildError, EmptyAccept, Negotiator, NegotiatorBuilder, NotAcceptable, NothingAcceptable,
+    Outcome, Selection, Source, TieBreak, UnknownFormat,
+};
+pub use quality::Quality;

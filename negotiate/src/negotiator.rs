@@ -1,0 +1,732 @@
+//! The [`Negotiator`], its builder, its policies and what it decides.
+
+use std::fmt;
+use std::sync::Arc;
+
+use codec_core::{Codec, MediaType};
+
+use crate::accept::{Elements, MAX_ELEMENTS};
+use crate::ranking::{winner, Best, Offer, INLINE_OFFERS};
+use crate::{overrides, Quality};
+
+/// Picks a codec for a request from its `Accept` header and, optionally, a
+/// `?format=` query parameter or a path extension.
+///
+/// Build one per service with [`Negotiator::builder`] and share it (it is
+/// `Send + Sync`; wrap it in an `Arc`). Everything that does not depend
+/// on the request (offers, their parameters, `Content-Type` values) is
+/// computed by [`NegotiatorBuilder::build`], so [`Negotiator::negotiate`]
+/// neither allocates nor fails.
+pub struct Negotiator {
+    codecs: Vec<Arc<dyn Codec>>,
+    /// The codecs' own media types first (offer `i` is codec `i`), then
+    /// the aliases, so an offer's index is its place in the server's
+    /// order.
+    offers: Vec<Offer>,
+    default: usize,
+    empty_accept: EmptyAccept,
+    nothing_acceptable: NothingAcceptable,
+    tie_break: TieBreak,
+    format_param: Option<String>,
+    path_extension: bool,
+}
+
+/// What to do with an `Accept` header that is present but lists nothing
+/// usable: empty, only commas, or only elements that do not parse.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum EmptyAccept {
+    /// Treat it as no header: [`Outcome::NoPreference`] with the default
+    /// codec. The default, because clients that send an empty `Accept`
+    /// are buggy far more often than they mean "send nothing".
+    #[default]
+    NoPreference,
+    /// Take it literally (RFC 9110's grammar allows an empty list: nothing
+    /// is acceptable): [`Outcome::NotAcceptable`].
+    NotAcceptable,
+}
+
+/// What to do when the client's `Accept` matches none of the offers with a
+/// non-zero quality.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum NothingAcceptable {
+    /// Answer `406 Not Acceptable` ([`Outcome::NotAcceptable`]). The
+    /// default.
+    #[default]
+    NotAcceptable,
+    /// Disregard the header (RFC 9110 §12.5.1 allows it) and serve the
+    /// default codec ([`Outcome::Fallback`]), unless the client explicitly
+    /// excluded the default's media type with `q=0` (then 406 still): a
+    /// type the client refused is never served.
+    ServeDefault,
+}
+
+/// How to order offers that have the same quality and whose deciding
+/// ranges are equally specific.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum TieBreak {
+    /// The offer whose range comes first in the client's list, then the
+    /// server's order. The default: `Accept: text/markdown, application/json`
+    /// gets markdown even if JSON is registered first.
+    #[default]
+    ClientOrder,
+    /// The server's order (the order codecs and aliases were registered),
+    /// ignoring the client's.
+    ServerOrder,
+}
+
+/// Builds a [`Negotiator`]; see [`Negotiator::builder`].
+pub struct NegotiatorBuilder {
+    codecs: Vec<Arc<dyn Codec>>,
+    aliases: Vec<(String, MediaType)>,
+    default: Option<String>,
+    empty_accept: EmptyAccept,
+    nothing_acceptable: NothingAcceptable,
+    tie_break: TieBreak,
+    format_param: Option<String>,
+    path_extension: bool,
+}
+
+/// Why a [`Negotiator`] could not be built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// No codec was registered.
+    #[error("a negotiator needs at least one codec")]
+    NoCodecs,
+    /// Two codecs have the same format name.
+    #[error("two codecs have the format name {format:?}")]
+    DuplicateFormat {
+        /// The name.
+        format: String,
+    },
+    /// A codec's format name is not lower-case ASCII letters, digits and
+    /// `-` (the rule of `Codec::format`).
+    #[error("invalid format name {format:?}: expected lower-case ASCII letters, digits or `-`")]
+    InvalidFormat {
+        /// The name.
+        format: String,
+    },
+    /// An alias or the default names a format no codec has.
+    #[error("{setting} names the format {format:?}, which no registered codec has")]
+    UnknownFormat {
+        /// The builder setting: `alias` or `default_codec`.
+        setting: &'static str,
+        /// The name.
+        format: String,
+    },
+    /// The override query parameter's name is empty or not URL-safe.
+    #[error(
+        "invalid format query parameter name {name:?}: expected ASCII letters, digits, `-` or `_`"
+    )]
+    InvalidFormatParam {
+        /// The name.
+        name: String,
+    },
+}
+
+impl Negotiator {
+    /// A builder with no codecs and the default policies:
+    /// [`EmptyAccept::NoPreference`], [`NothingAcceptable::NotAcceptable`],
+    /// [`TieBreak::ClientOrder`], the `?format=` override on, path
+    /// extensions off.
+    pub fn builder() -> NegotiatorBuilder {
+        NegotiatorBuilder {
+            codecs: Vec::new(),
+            aliases: Vec::new(),
+            default: None,
+            empty_accept: EmptyAccept::default(),
+            nothing_acceptable: NothingAcceptable::default(),
+            tie_break: TieBreak::default(),
+            format_param: Some("format".to_owned()),
+            path_extension: false,
+        }
+    }
+
+    /// Negotiates from the request's `Accept` field lines (none when the
+    /// request has no `Accept` header; several are read as one list, as
+    /// RFC 9110 §5.3 says).
+    ///
+    /// Takes anything that iterates over byte strings:
+    /// `None::<&[u8]>`, `Some("text/html")`, `[b"a/b".as_slice()]`, or
+    /// `headers.get_all(ACCEPT)` from the `http` crate.
+    ///
+    /// A type's quality is the `q` of the most specific range that
+    /// matches it; offers are ranked by quality, then by the specificity
+    /// of that range, then by the [`TieBreak`] rule, then by the server's
+    /// order. At most [`MAX_ELEMENTS`] elements are read.
+    pub fn negotiate<'h, I, V>(&self, accept: I) -> Outcome<'_>
+    where
+        I: IntoIterator<Item = &'h V>,
+        V: AsRef<[u8]> + ?Sized + 'h,
+    {
+        let n = self.offers.len();
+        if n <= INLINE_OFFERS {
+            let mut bests = [Best::NONE; INLINE_OFFERS];
+            self.rank(accept, &mut bests[..n])
+        } else {
+            let mut bests = vec![Best::NONE; n];
+            self.rank(accept, &mut bests)
+        }
+    }
+
+    fn rank<'h, I, V>(&self, accept: I, bests: &mut [Best]) -> Outcome<'_>
+    where
+        I: IntoIterator<Item = &'h V>,
+        V: AsRef<[u8]> + ?Sized + 'h,
+    {
+        let mut lines = 0usize;
+        let mut elements = 0u32;
+        let mut usable = 0u32;
+        'lines: for line in accept {
+            lines += 1;
+            for element in Elements::new(line.as_ref()) {
+                if elements as usize == MAX_ELEMENTS {
+                    break 'lines;
+                }
+                let position = elements;
+                elements += 1;
+                let Some(range) = element else { continue };
+                usable += 1;
+                for (offer, best) in self.offers.iter().zip(bests.iter_mut()) {
+                    if offer.matches(&range) {
+                        best.update(&range, position);
+                    }
+                }
+            }
+        }
+        if lines == 0 {
+            return Outcome::NoPreference(self.default_selection());
+        }
+        if usable == 0 {
+            return match self.empty_accept {
+                EmptyAccept::NoPreference => Outcome::NoPreference(self.default_selection()),
+                EmptyAccept::NotAcceptable => Outcome::NotAcceptable(self.not_acceptable()),
+            };
+        }
+        match winner(bests, self.tie_break) {
+            Some(offer) => Outcome::Selected(Selection {
+                negotiator: self,
+                offer,
+                quality: bests[offer].quality,
+                source: Source::Accept,
+            }),
+            None => match self.nothing_acceptable {
+                NothingAcceptable::ServeDefault if !bests[self.default].matched => {
+                    Outcome::Fallback(Selection {
+                        negotiator: self,
+                        offer: self.default,
+                        quality: Quality::ZERO,
+                        source: Source::Default,
+                    })
+                }
+                _ => Outcome::NotAcceptable(self.not_acceptable()),
+            },
+        }
+    }
+
+    /// Negotiates with the overrides of the request target (`path?query`,
+    /// as in `Uri::path_and_query`) before the `Accept` lines.
+    ///
+    /// In order: the format query parameter (`?format=md`, see
+    /// [`NegotiatorBuilder::format_param`]) when present, then the path
+    /// extension (`/items.md`, when [`NegotiatorBuilder::path_extension`]
+    /// is on and the extension is a registered format), then `Accept`. An
+    /// override wins even over a `q=0` in `Accept`: it is an explicit
+    /// request for that format. Format names compare without regard to
+    /// ASCII case.
+    ///
+    /// # Errors
+    ///
+    /// [`UnknownFormat`] when the query parameter names no registered
+    /// format (an empty value included); it lists the valid ones. An
+    /// unknown path extension is not an error: the path is then just a
+    /// path with a dot.
+    pub fn negotiate_target<'h, I, V>(
+        &self,
+        accept: I,
+        target: &str,
+    ) -> Result<Outcome<'_>, UnknownFormat>
+    where
+        I: IntoIterator<Item = &'h V>,
+        V: AsRef<[u8]> + ?Sized + 'h,
+    {
+        if let Some(param) = &self.format_param {
+            if let Some(value) = overrides::query_value(target, param) {
+                let codec = self
+                    .codec_index(value)
+                    .ok_or_else(|| self.unknown_format(param, value))?;
+                return Ok(Outcome::Selected(self.forced(codec, Source::QueryParam)));
+            }
+        }
+        if self.path_extension {
+            if let Some(codec) = overrides::path_extension(target).and_then(|e| self.codec_index(e))
+            {
+                return Ok(Outcome::Selected(self.forced(codec, Source::PathExtension)));
+            }
+        }
+        Ok(self.negotiate(accept))
+    }
+
+    /// `path` without its extension when path extensions are on and the
+    /// extension names a registered format (`/items.md` gives `/items`);
+    /// otherwise `path` unchanged. For routing `/items.md` to the handler
+    /// of `/items`.
+    pub fn strip_format_extension<'p>(&self, path: &'p str) -> &'p str {
+        if !self.path_extension {
+            return path;
+        }
+        match overrides::path_extension(path) {
+            Some(ext) if self.codec_index(ext).is_some() => {
+                let path = overrides::path(path);
+                &path[..path.len() - ext.len() - 1]
+            }
+            _ => path,
+        }
+    }
+
+    /// The registered codecs, in the server's order of preference.
+    pub fn codecs(&self) -> impl ExactSizeIterator<Item = &Arc<dyn Codec>> {
+        self.codecs.iter()
+    }
+
+    /// The codec with format name `format` (ASCII case ignored).
+    pub fn codec(&self, format: &str) -> Option<&Arc<dyn Codec>> {
+        self.codec_index(format).map(|i| &self.codecs[i])
+    }
+
+    /// The codec served when the client states no preference.
+    pub fn default_codec(&self) -> &Arc<dyn Codec> {
+        &self.codecs[self.default]
+    }
+
+    /// Every `Content-Type` this negotiator can answer with: the codecs'
+    /// media types (with `charset=utf-8` added to `text/*` types without
+    /// one), then the aliases.
+    pub fn media_types(&self) -> impl ExactSizeIterator<Item = &MediaType> {
+        self.offers.iter().map(|offer| &offer.content_type)
+    }
+
+    /// The name of the override query parameter, if the override is on.
+    pub fn format_param(&self) -> Option<&str> {
+        self.format_param.as_deref()
+    }
+
+    fn codec_index(&self, format: &str) -> Option<usize> {
+        self.codecs
+            .iter()
+            .position(|codec| codec.format().eq_ignore_ascii_case(format))
+    }
+
+    fn default_selection(&self) -> Selection<'_> {
+        Selection {
+            negotiator: self,
+            offer: self.default,
+            quality: Quality::ONE,
+            source: Source::Default,
+        }
+    }
+
+    fn forced(&self, codec: usize, source: Source) -> Selection<'_> {
+        // Offer `i` is codec `i`'s own media type.
+        Selection {
+            negotiator: self,
+            offer: codec,
+            quality: Quality::ONE,
+            source,
+        }
+    }
+
+    fn not_acceptable(&self) -> NotAcceptable<'_> {
+        NotAcceptable { negotiator: self }
+    }
+
+    fn unknown_format(&self, param: &str, value: &str) -> UnknownFormat {
+        UnknownFormat {
+            param: param.to_owned(),
+            value: value.to_owned(),
+            valid: self.codecs.iter().map(|c| c.format().to_owned()).collect(),
+        }
+    }
+}
+
+impl fmt::Debug for Negotiator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Negotiator")
+            .field("codecs", &self.codecs)
+            .field(
+                "media_types",
+                &self
+                    .media_types()
+                    .map(MediaType::as_str)
+                    .collect::<Vec<_>>(),
+            )
+            .field("default", &self.default_codec().format())
+            .field("empty_accept", &self.empty_accept)
+            .field("nothing_acceptable", &self.nothing_acceptable)
+            .field("tie_break", &self.tie_break)
+            .field("format_param", &self.format_param)
+            .field("path_extension", &self.path_extension)
+            .finish()
+    }
+}
+
+impl NegotiatorBuilder {
+    /// Registers a codec. Codecs are preferred in registration order when
+    /// the client has no preference between them; the first is the
+    /// default unless [`NegotiatorBuilder::default_codec`] says otherwise.
+    pub fn codec(mut self, codec: Arc<dyn Codec>) -> NegotiatorBuilder {
+        self.codecs.push(codec);
+        self
+    }
+
+    /// Registers several codecs, in order.
+    pub fn codecs(mut self, codecs: impl IntoIterator<Item = Arc<dyn Codec>>) -> NegotiatorBuilder {
+        self.codecs.extend(codecs);
+        self
+    }
+
+    /// Another media type the codec named `format` answers to, such as
+    /// `text/x-markdown` for `md`. When a client's `Accept` selects the
+    /// alias, the response's `Content-Type` is the alias (what the client
+    /// asked for) and the codec is `format`'s. Aliases rank after every
+    /// codec's own media type in the server's order.
+    pub fn alias(mut self, format: &str, media_type: MediaType) -> NegotiatorBuilder {
+        self.aliases.push((format.to_owned(), media_type));
+        self
+    }
+
+    /// The codec served when the client states no preference (no
+    /// `Accept`, or `Accept: */*` on a tie), by format name. Defaults to
+    /// the first codec registered.
+    pub fn default_codec(mut self, format: &str) -> NegotiatorBuilder {
+        self.default = Some(format.to_owned());
+        self
+    }
+
+    /// What a present but empty (or wholly unparsable) `Accept` means.
+    pub fn empty_accept(mut self, policy: EmptyAccept) -> NegotiatorBuilder {
+        self.empty_accept = policy;
+        self
+    }
+
+    /// What to do when nothing offered is acceptable.
+    pub fn nothing_acceptable(mut self, policy: NothingAcceptable) -> NegotiatorBuilder {
+        self.nothing_acceptable = policy;
+        self
+    }
+
+    /// How to order offers of equal quality and specificity.
+    pub fn tie_break(mut self, rule: TieBreak) -> NegotiatorBuilder {
+        self.tie_break = rule;
+        self
+    }
+
+    /// The name of the query parameter that overrides `Accept`
+    /// (`format` by default: `?format=md`).
+    pub fn format_param(mut self, name: &str) -> NegotiatorBuilder {
+        self.format_param = Some(name.to_owned());
+        self
+    }
+
+    /// Whether the query parameter override is read at all (on by
+    /// default).
+    pub fn query_override(mut self, yes: bool) -> NegotiatorBuilder {
+        match (yes, &self.format_param) {
+            (false, _) => self.format_param = None,
+            (true, None) => self.format_param = Some("format".to_owned()),
+            (true, Some(_)) => {}
+        }
+        self
+    }
+
+    /// Whether a path extension naming a registered format (`/items.md`)
+    /// overrides `Accept` (off by default: many paths have dots).
+    pub fn path_extension(mut self, yes: bool) -> NegotiatorBuilder {
+        self.path_extension = yes;
+        self
+    }
+
+    /// Checks the settings and precomputes every offer.
+    ///
+    /// # Errors
+    ///
+    /// A [`BuildError`] naming the setting at fault.
+    pub fn build(self) -> Result<Negotiator, BuildError> {
+        if self.codecs.is_empty() {
+            return Err(BuildError::NoCodecs);
+        }
+        let index = |format: &str| {
+            self.codecs
+                .iter()
+                .position(|codec| codec.format().eq_ignore_ascii_case(format))
+        };
+        for (i, codec) in self.codecs.iter().enumerate() {
+            let format = codec.format();
+            let valid = !format.is_empty()
+                && format
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+            if !valid {
+                return Err(BuildError::InvalidFormat {
+                    format: format.to_owned(),
+                });
+            }
+            if index(format) != Some(i) {
+                return Err(BuildError::DuplicateFormat {
+                    format: format.to_owned(),
+                });
+            }
+        }
+        if let Some(name) = &self.format_param {
+            let valid = !name.is_empty()
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+            if !valid {
+                return Err(BuildError::InvalidFormatParam { name: name.clone() });
+            }
+        }
+        let default = match &self.default {
+            None => 0,
+            Some(format) => index(format).ok_or_else(|| BuildError::UnknownFormat {
+                setting: "default_codec",
+                format: format.clone(),
+            })?,
+        };
+        let mut offers: Vec<Offer> = self
+            .codecs
+            .iter()
+            .enumerate()
+            .map(|(i, codec)| Offer::new(i, codec.media_type()))
+            .collect();
+        for (format, media_type) in &self.aliases {
+            let codec = index(format).ok_or_else(|| BuildError::UnknownFormat {
+                setting: "alias",
+                format: format.clone(),
+            })?;
+            offers.push(Offer::new(codec, media_type));
+        }
+        Ok(Negotiator {
+            codecs: self.codecs,
+            offers,
+            default,
+            empty_accept: self.empty_accept,
+            nothing_acceptable: self.nothing_acceptable,
+            tie_break: self.tie_break,
+            format_param: self.format_param,
+            path_extension: self.path_extension,
+        })
+    }
+}
+
+impl fmt::Debug for NegotiatorBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("NegotiatorBuilder")
+            .field("codecs", &self.codecs)
+            .field("aliases", &self.aliases)
+            .field("default", &self.default)
+            .field("empty_accept", &self.empty_accept)
+            .field("nothing_acceptable", &self.nothing_acceptable)
+            .field("tie_break", &self.tie_break)
+            .field("format_param", &self.format_param)
+            .field("path_extension", &self.path_extension)
+            .finish()
+    }
+}
+
+/// What a negotiation decided.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub enum Outcome<'n> {
+    /// The client's `Accept`, or an override, chose a codec.
+    Selected(Selection<'n>),
+    /// The client stated no preference (no `Accept`, or an empty one under
+    /// [`EmptyAccept::NoPreference`]): the default codec.
+    NoPreference(Selection<'n>),
+    /// Nothing was acceptable and [`NothingAcceptable::ServeDefault`] is
+    /// in force: the default codec, with quality zero.
+    Fallback(Selection<'n>),
+    /// Nothing offered is acceptable: answer 406.
+    NotAcceptable(NotAcceptable<'n>),
+}
+
+impl<'n> Outcome<'n> {
+    /// The selection, unless nothing is acceptable.
+    pub fn selection(&self) -> Option<&Selection<'n>> {
+        match self {
+            Outcome::Selected(s) | Outcome::NoPreference(s) | Outcome::Fallback(s) => Some(s),
+            Outcome::NotAcceptable(_) => None,
+        }
+    }
+
+    /// The selection, or why there is none.
+    ///
+    /// # Errors
+    ///
+    /// [`NotAcceptable`] when nothing offered is acceptable.
+    pub fn into_result(self) -> Result<Selection<'n>, NotAcceptable<'n>> {
+        match self {
+            Outcome::Selected(s) | Outcome::NoPreference(s) | Outcome::Fallback(s) => Ok(s),
+            Outcome::NotAcceptable(e) => Err(e),
+        }
+    }
+}
+
+/// What chose a [`Selection`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Source {
+    /// The `Accept` header.
+    Accept,
+    /// The format query parameter (`?format=md`).
+    QueryParam,
+    /// The path extension (`/items.md`).
+    PathExtension,
+    /// The default codec: no preference, or a fallback.
+    Default,
+}
+
+/// The codec chosen for a response, with the `Content-Type` to send.
+#[derive(Clone, Copy)]
+pub struct Selection<'n> {
+    negotiator: &'n Negotiator,
+    offer: usize,
+    quality: Quality,
+    source: Source,
+}
+
+impl<'n> Selection<'n> {
+    /// The codec to encode the response with.
+    pub fn codec(&self) -> &'n Arc<dyn Codec> {
+        &self.negotiator.codecs[self.negotiator.offers[self.offer].codec]
+    }
+
+    /// The codec's format name (`json`, `md`).
+    pub fn format(&self) -> &'n str {
+        self.codec().format()
+    }
+
+    /// The `Content-Type` to send: the matched media type (the codec's
+    /// own or an alias), with `charset=utf-8` on `text/*` types that
+    /// declare no charset.
+    pub fn content_type(&self) -> &'n MediaType {
+        &self.negotiator.offers[self.offer].content_type
+    }
+
+    /// The client's quality for the chosen type: the `q` of its most
+    /// specific matching range; [`Quality::ONE`] for an override or no
+    /// preference; [`Quality::ZERO`] for a fallback.
+    pub fn quality(&self) -> Quality {
+        self.quality
+    }
+
+    /// What chose this codec.
+    pub fn source(&self) -> Source {
+        self.source
+    }
+}
+
+impl fmt::Debug for Selection<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Selection")
+            .field("format", &self.format())
+            .field("content_type", &self.content_type().as_str())
+            .field("quality", &self.quality)
+            .field("source", &self.source)
+            .finish()
+    }
+}
+
+/// Nothing offered is acceptable to the client: the 406 answer, with what
+/// is available instead.
+#[derive(Clone, Copy)]
+pub struct NotAcceptable<'n> {
+    negotiator: &'n Negotiator,
+}
+
+impl<'n> NotAcceptable<'n> {
+    /// The media types that are available.
+    pub fn media_types(&self) -> impl ExactSizeIterator<Item = &'n MediaType> {
+        self.negotiator.media_types()
+    }
+
+    /// The format names that are available.
+    pub fn formats(&self) -> impl ExactSizeIterator<Item = &'n str> {
+        self.negotiator.codecs.iter().map(|codec| codec.format())
+    }
+
+    /// A plain-text 406 body for people and agents: the available media
+    /// types, then the format names and how to ask for one.
+    ///
+    /// ```text
+    /// 406 Not Acceptable: no available media type matches the Accept header.
+    /// Available media types:
+    ///   application/json
+    ///   text/markdown; charset=utf-8; variant=GFM
+    /// Available formats (?format=NAME): json, md
+    /// ```
+    pub fn body(&self) -> String {
+        let mut body = String::from(
+            "406 Not Acceptable: no available media type matches the Accept header.\n",
+        );
+        body.push_str("Available media types:\n");
+        for media_type in self.media_types() {
+            body.push_str("  ");
+            body.push_str(media_type.as_str());
+            body.push('\n');
+        }
+        match self.negotiator.format_param() {
+            Some(param) => body.push_str(&format!("Available formats (?{param}=NAME): ")),
+            None => body.push_str("Available formats: "),
+        }
+        body.push_str(&self.formats().collect::<Vec<_>>().join(", "));
+        body.push('\n');
+        body
+    }
+}
+
+impl fmt::Display for NotAcceptable<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("no available media type is acceptable (available: ")?;
+        for (i, media_type) in self.media_types().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(media_type.as_str())?;
+        }
+        f.write_str(")")
+    }
+}
+
+impl fmt::Debug for NotAcceptable<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("NotAcceptable")
+            .field(
+                "media_types",
+                &self
+                    .media_types()
+                    .map(MediaType::as_str)
+                    .collect::<Vec<_>>(),
+            )
+            .finish()
+    }
+}
+
+impl std::error::Error for NotAcceptable<'_> {}
+
+/// The format query parameter names no registered format: a client
+/// error (400), listing the valid names.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown format {value:?} in `?{param}=`; valid formats: {}", valid.join(", "))]
+#[non_exhaustive]
+pub struct UnknownFormat {
+    /// The query parameter's name.
+    pub param: String,
+    /// The value given.
+    pub value: String,
+    /// The registered format names, in the server's order.
+    pub valid: Vec<String>,
+}
