@@ -1,0 +1,120 @@
+//! The command line: every command, flag and help text.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// Render structured data for agents: markdown, JSON or an MCP tool result,
+/// chosen by name or negotiated like a server.
+#[derive(Debug, Parser)]
+#[command(name = "codec", version, about, long_about = None)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Encode JSON input with a codec (markdown by default).
+    #[command(
+        after_help = "Examples:\n  codec render --sample\n  codec render data.json --to json --pretty\n  curl -s https://api.example.com/items | codec render - --accept 'text/markdown, */*;q=0.1'"
+    )]
+    Render(RenderArgs),
+    /// Read a rendered markdown table back into JSON.
+    #[command(after_help = "Example:\n  codec render --sample | codec parse --table")]
+    Parse(ParseArgs),
+    /// Negotiate an Accept header as a server would and print the chosen type.
+    #[command(
+        after_help = "Examples:\n  codec negotiate --accept 'text/markdown, */*;q=0.1'\n  codec negotiate --accept 'text/*;q=0.5, application/json' --offer 'text/plain,application/json' --all"
+    )]
+    Negotiate(NegotiateArgs),
+    /// Bytes and o200k tokens of JSON and every codec, as a markdown table.
+    #[command(after_help = "Example:\n  codec stats data/*.json")]
+    Stats(StatsArgs),
+    /// Serve DIR/NAME.json at /NAME, negotiated by Accept and ?format=.
+    #[command(
+        after_help = "Example:\n  codec serve --addr 127.0.0.1:8080 &\n  curl -H 'Accept: text/markdown' http://127.0.0.1:8080/github"
+    )]
+    Serve(ServeArgs),
+}
+
+/// Options of the codecs, shared by the commands that build them.
+#[derive(Debug, Args, Clone)]
+pub(crate) struct CodecOptions {
+    /// Pretty-print JSON output (the json codec, and the mcp envelope).
+    #[arg(long)]
+    pub(crate) pretty: bool,
+    /// MCP protocol version of the mcp codec.
+    #[arg(long, value_name = "VERSION", default_value = "2025-11-25")]
+    pub(crate) mcp_version: String,
+    /// When the mcp codec sends structuredContent: always, with-schema (only
+    /// for tools that declare an output schema) or never.
+    #[arg(long, value_name = "POLICY", default_value = "always")]
+    pub(crate) mcp_structured: String,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RenderArgs {
+    /// JSON input file; `-` or nothing reads standard input.
+    pub(crate) file: Option<PathBuf>,
+    /// Render the bundled sample (the 100 most-starred GitHub repositories)
+    /// and print a bytes/tokens comparison with JSON on stderr.
+    #[arg(long, conflicts_with = "file")]
+    pub(crate) sample: bool,
+    /// Codec by format name: json, md, mcp. Default: md.
+    #[arg(long, value_name = "FORMAT", conflicts_with = "accept")]
+    pub(crate) to: Option<String>,
+    /// Negotiate the codec from this Accept header, exactly as `serve` does;
+    /// prints `Content-Type: ...` on stderr.
+    #[arg(long, value_name = "HEADER")]
+    pub(crate) accept: Option<String>,
+    #[command(flatten)]
+    pub(crate) codec: CodecOptions,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ParseArgs {
+    /// Markdown input file; `-` or nothing reads standard input.
+    pub(crate) file: Option<PathBuf>,
+    /// Read one table: prints {"columns": [...], "rows": [[...], ...]} with
+    /// the exact cell strings.
+    #[arg(long)]
+    pub(crate) table: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct NegotiateArgs {
+    /// The Accept header. Absent: no Accept header at all; `''`: an empty one.
+    #[arg(long, value_name = "HEADER")]
+    pub(crate) accept: Option<String>,
+    /// A ?format= override, as a query parameter would give it.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) format: Option<String>,
+    /// Negotiate among exactly these media types, in this order of server
+    /// preference (comma-separated), instead of the built-in codecs.
+    #[arg(long, value_name = "TYPE,TYPE,...", conflicts_with = "format")]
+    pub(crate) offer: Option<String>,
+    /// Print every acceptable offer, best first, one per line.
+    #[arg(long)]
+    pub(crate) all: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct StatsArgs {
+    /// JSON files; none means the bundled sample.
+    pub(crate) files: Vec<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ServeArgs {
+    /// Address to listen on (port 0 picks a free port; the address is
+    /// printed on stderr).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub(crate) addr: SocketAddr,
+    /// Directory of NAME.json files to serve at /NAME; none serves the
+    /// bundled sample at /github.
+    pub(crate) dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) codec: CodecOptions,
+}

@@ -1,0 +1,48 @@
+//! Reading input: a file, or standard input for `-` or no file.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use codec_core::Value;
+
+use crate::error::CliError;
+
+/// Reads `path` (standard input for `None` or `-`). Returns the bytes and
+/// a name for error messages.
+pub(crate) fn read(path: Option<&Path>) -> Result<(Vec<u8>, String), CliError> {
+    match path {
+        Some(p) if p != Path::new("-") => std::fs::read(p)
+            .map(|bytes| (bytes, p.display().to_string()))
+            .map_err(|source| CliError::Read {
+                path: p.to_owned(),
+                source,
+            }),
+        _ => {
+            let mut bytes = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut bytes)
+                .map_err(|source| CliError::Read {
+                    path: PathBuf::from("<stdin>"),
+                    source,
+                })?;
+            Ok((bytes, "<stdin>".to_owned()))
+        }
+    }
+}
+
+/// Parses JSON bytes, naming `input` and the line and column on error.
+pub(crate) fn parse_json(bytes: &[u8], input: &str) -> Result<Value, CliError> {
+    codec_core::from_slice(bytes).map_err(|e| CliError::Json {
+        input: input.to_owned(),
+        line: e.line(),
+        column: e.column(),
+        kind: e.kind().clone(),
+    })
+}
+
+/// The bundled sample: the 100 most-starred GitHub repositories, from the
+/// TOON project's benchmark datasets.
+pub(crate) const SAMPLE: &[u8] = include_bytes!("../data/sample.json");
+
+/// The sample's name in messages and `serve` routes.
+pub(crate) const SAMPLE_NAME: &str = "github";

@@ -1,0 +1,166 @@
+//! `codec negotiate`: what a server would answer to an `Accept` header.
+
+use std::sync::Arc;
+
+use codec_core::{Codec, EncodeError, MediaType, Value};
+use negotiate::{Negotiator, Outcome};
+
+use crate::cli::{CodecOptions, NegotiateArgs};
+use crate::error::CliError;
+use crate::registry;
+
+pub(crate) fn run(args: &NegotiateArgs) -> Result<(), CliError> {
+    let (codecs, given) = match &args.offer {
+        Some(list) => offers(list)?,
+        None => {
+            let options = CodecOptions {
+                pretty: false,
+                mcp_version: "2025-11-25".into(),
+                mcp_structured: "always".into(),
+            };
+            (registry::codecs(&options)?, None)
+        }
+    };
+    let accept: Vec<&[u8]> = args.accept.iter().map(|a| a.as_bytes()).collect();
+    let target = match &args.format {
+        Some(name) => format!("/?format={}", percent_encode(name)),
+        None => "/".to_owned(),
+    };
+
+    let mut remaining = codecs;
+    let mut chosen = Vec::new();
+    while !remaining.is_empty() {
+        let negotiator = build(&remaining, given.is_none())?;
+        let outcome =
+            negotiator
+                .negotiate_target(&accept, &target)
+                .map_err(|e| CliError::UnknownFormat {
+                    name: args.format.clone().unwrap_or_default(),
+                    valid: e.valid.join(", "),
+                })?;
+        let selection = match outcome {
+            Outcome::NotAcceptable(refusal) if chosen.is_empty() => {
+                return Err(CliError::NotAcceptable(refusal_text(refusal.media_types())))
+            }
+            Outcome::NotAcceptable(_) => break,
+            other => *other.selection().expect("not NotAcceptable"),
+        };
+        let format = selection.format().to_owned();
+        chosen.push(match &given {
+            // An offer is printed exactly as it was given.
+            Some(given) => given[offer_index(&format)].clone(),
+            None => selection.content_type().to_string(),
+        });
+        // `--all`: take the winner out and negotiate again over the rest,
+        // so the order is exactly the negotiator's ranking. A format
+        // override picks one codec only.
+        if !args.all || args.format.is_some() {
+            break;
+        }
+        remaining.retain(|c| c.format() != format);
+    }
+    for line in chosen {
+        println!("{line}");
+    }
+    Ok(())
+}
+
+fn build(codecs: &[Arc<dyn Codec>], builtin: bool) -> Result<Negotiator, CliError> {
+    let mut builder = Negotiator::builder().codecs(codecs.iter().cloned());
+    if builtin && codecs.iter().any(|c| c.format() == "md") {
+        builder = builder.alias("md", MediaType::from_static("text/x-markdown"));
+    }
+    builder
+        .build()
+        .map_err(|e| CliError::Usage(format!("negotiator: {e}")))
+}
+
+/// The `406 Not Acceptable` message: the line, then the offered types.
+pub(crate) fn refusal_text<'a>(types: impl Iterator<Item = &'a MediaType>) -> String {
+    let mut text = String::from("406 Not Acceptable; offered:");
+    for media_type in types {
+        text.push_str("\n  ");
+        text.push_str(media_type.as_str());
+    }
+    text
+}
+
+/// A media type offered with `--offer`: it negotiates but encodes nothing.
+struct Offer {
+    format: String,
+    media_type: MediaType,
+}
+
+impl Codec for Offer {
+    fn format(&self) -> &str {
+        &self.format
+    }
+    fn media_type(&self) -> &MediaType {
+        &self.media_type
+    }
+    fn encode_value(&self, _: &Value, _: &mut Vec<u8>) -> Result<(), EncodeError> {
+        Err(EncodeError::Unrepresentable {
+            format: self.format.clone(),
+            reason: "an --offer type only takes part in negotiation".into(),
+        })
+    }
+}
+
+fn offer_index(format: &str) -> usize {
+    format
+        .strip_prefix("offer-")
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+type Offers = (Vec<Arc<dyn Codec>>, Option<Vec<String>>);
+
+/// Splits `--offer` at commas outside quoted strings and parses each type.
+fn offers(list: &str) -> Result<Offers, CliError> {
+    let mut items = Vec::new();
+    let mut start = 0;
+    let mut quoted = false;
+    let mut escaped = false;
+    for (i, c) in list.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' => quoted = !quoted,
+            ',' if !quoted => {
+                items.push(&list[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(&list[start..]);
+    let mut codecs: Vec<Arc<dyn Codec>> = Vec::new();
+    let mut given = Vec::new();
+    for item in items.into_iter().map(str::trim).filter(|s| !s.is_empty()) {
+        let media_type: MediaType = item
+            .parse()
+            .map_err(|e| CliError::Usage(format!("--offer: {e}")))?;
+        codecs.push(Arc::new(Offer {
+            format: format!("offer-{}", given.len()),
+            media_type,
+        }));
+        given.push(item.to_owned());
+    }
+    if codecs.is_empty() {
+        return Err(CliError::Usage("--offer: no media types given".into()));
+    }
+    Ok((codecs, Some(given)))
+}
+
+/// Percent-encodes a query value (everything but unreserved characters).
+fn percent_encode(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for b in value.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}

@@ -1,0 +1,91 @@
+//! `codec render`: JSON in, the encoded body out.
+
+use std::io::Write;
+
+use codec_core::{Codec, Value};
+use negotiate::Outcome;
+
+use crate::cli::RenderArgs;
+use crate::error::CliError;
+use crate::registry;
+use crate::tokens::{change, thousands, Size};
+use crate::{input, negotiate_cmd};
+
+pub(crate) fn run(args: &RenderArgs) -> Result<(), CliError> {
+    let (bytes, name) = if args.sample {
+        (
+            input::SAMPLE.to_vec(),
+            format!("sample {}", input::SAMPLE_NAME),
+        )
+    } else {
+        input::read(args.file.as_deref())?
+    };
+    let value = input::parse_json(&bytes, &name)?;
+    let negotiator = registry::negotiator(&args.codec)?;
+
+    let codec = match (&args.to, &args.accept) {
+        (Some(format), _) => negotiator
+            .codec(format)
+            .ok_or_else(|| CliError::UnknownFormat {
+                name: format.clone(),
+                valid: registry::format_names(&negotiator),
+            })?
+            .clone(),
+        (None, Some(accept)) => {
+            let outcome = negotiator.negotiate([accept.as_bytes()]);
+            let selection = match outcome {
+                Outcome::NotAcceptable(refusal) => {
+                    return Err(CliError::NotAcceptable(negotiate_cmd::refusal_text(
+                        refusal.media_types(),
+                    )))
+                }
+                other => *other.selection().expect("not NotAcceptable"),
+            };
+            eprintln!("Content-Type: {}", selection.content_type());
+            selection.codec().clone()
+        }
+        (None, None) => negotiator
+            .codec("md")
+            .expect("md is a built-in codec")
+            .clone(),
+    };
+
+    let body = encode(codec.as_ref(), &value)?;
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(&body).map_err(CliError::Write)?;
+    if !body.ends_with(b"\n") && !body.is_empty() {
+        stdout.write_all(b"\n").map_err(CliError::Write)?;
+    }
+    stdout.flush().map_err(CliError::Write)?;
+
+    if args.sample {
+        eprintln!("{}", comparison(&value, codec.format(), &body)?);
+    }
+    Ok(())
+}
+
+pub(crate) fn encode(codec: &dyn Codec, value: &Value) -> Result<Vec<u8>, CliError> {
+    let mut out = Vec::new();
+    codec
+        .encode_value(value, &mut out)
+        .map_err(|source| CliError::Encode {
+            format: codec.format().to_owned(),
+            source,
+        })?;
+    Ok(out)
+}
+
+/// One line: the bytes and o200k tokens of compact JSON against `format`.
+fn comparison(value: &Value, format: &str, body: &[u8]) -> Result<String, CliError> {
+    let compact = encode(&codec_json::JsonCodec::new(), value)?;
+    let json = Size::of(&compact);
+    let ours = Size::of(body);
+    Ok(format!(
+        "{format}: {} bytes, {} tokens (o200k) | compact JSON: {} bytes, {} tokens | {} tokens vs JSON",
+        thousands(ours.bytes),
+        thousands(ours.tokens),
+        thousands(json.bytes),
+        thousands(json.tokens),
+        change(ours.tokens, json.tokens),
+    ))
+}

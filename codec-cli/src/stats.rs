@@ -1,0 +1,68 @@
+//! `codec stats`: bytes and tokens of JSON and every codec, per file.
+
+use std::path::Path;
+
+use codec_core::{Map, Value};
+
+use crate::cli::{CodecOptions, StatsArgs};
+use crate::error::CliError;
+use crate::render::encode;
+use crate::tokens::{change, Size};
+use crate::{input, registry};
+
+pub(crate) fn run(args: &StatsArgs) -> Result<(), CliError> {
+    let inputs: Vec<(Vec<u8>, String)> = if args.files.is_empty() {
+        vec![(
+            input::SAMPLE.to_vec(),
+            format!("{} (sample)", input::SAMPLE_NAME),
+        )]
+    } else {
+        args.files
+            .iter()
+            .map(|f| input::read(Some(f.as_path())))
+            .collect::<Result<_, _>>()?
+    };
+    let options = CodecOptions {
+        pretty: false,
+        mcp_version: "2025-11-25".into(),
+        mcp_structured: "always".into(),
+    };
+    let codecs = registry::codecs(&options)?;
+    let pretty = codec_json::JsonCodec::pretty();
+    let compact = codec_json::JsonCodec::new();
+    let mut rows = Vec::new();
+    for (bytes, name) in &inputs {
+        let value = input::parse_json(bytes, name)?;
+        let file = Path::new(name)
+            .file_name()
+            .map_or(name.clone(), |f| f.to_string_lossy().into_owned());
+        let base = Size::of(&encode(&compact, &value)?);
+        let mut sizes = vec![(
+            "json pretty".to_owned(),
+            Size::of(&encode(&pretty, &value)?),
+        )];
+        sizes.push(("json compact".to_owned(), base));
+        for codec in codecs.iter().filter(|c| c.format() != "json") {
+            sizes.push((
+                codec.format().to_owned(),
+                Size::of(&encode(codec.as_ref(), &value)?),
+            ));
+        }
+        for (format, size) in sizes {
+            let mut row = Map::with_capacity(5);
+            row.insert("file", Value::from(file.as_str()));
+            row.insert("format", Value::from(format));
+            row.insert("bytes", Value::from(size.bytes));
+            row.insert("tokens", Value::from(size.tokens));
+            row.insert(
+                "vs compact JSON",
+                Value::from(change(size.tokens, base.tokens)),
+            );
+            rows.push(Value::Object(row));
+        }
+    }
+    // The report is itself a table of uniform objects: our own markdown.
+    let body = encode(&codec_md::MarkdownCodec::new(), &Value::Array(rows))?;
+    print!("{}", String::from_utf8_lossy(&body));
+    Ok(())
+}

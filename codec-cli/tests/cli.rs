@@ -1,0 +1,337 @@
+//! The real `codec` binary, every command and its error paths.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+fn codec(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_codec"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the codec binary starts");
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("codec-cli-test-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const ROWS: &[u8] =
+    br#"[{"id":1,"name":"Ada","score":0.98},{"id":2,"name":"Bo | Lin","score":1.10}]"#;
+
+#[test]
+fn render_defaults_to_markdown() {
+    let out = codec(&["render"], ROWS);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "|id|name|score|\n|---|---|---|\n|1|Ada|0.98|\n|2|Bo \\| Lin|1.10|\n"
+    );
+}
+
+#[test]
+fn render_to_each_format() {
+    let json = codec(&["render", "-", "--to", "json"], ROWS);
+    assert_eq!(json.status.code(), Some(0));
+    assert_eq!(stdout(&json).trim_end().as_bytes(), ROWS);
+    let pretty = codec(&["render", "--to", "json", "--pretty"], b"{\"a\":[1]}");
+    assert_eq!(stdout(&pretty), "{\n  \"a\": [\n    1\n  ]\n}\n");
+    let mcp = codec(&["render", "--to", "mcp"], b"{\"a\":1}");
+    assert_eq!(mcp.status.code(), Some(0), "{}", stderr(&mcp));
+    let result: serde_json::Value = serde_json::from_str(&stdout(&mcp)).unwrap();
+    assert_eq!(result["structuredContent"], serde_json::json!({"a": 1}));
+    assert_eq!(result["content"][0]["type"], "text");
+}
+
+#[test]
+fn render_from_a_file() {
+    let dir = temp_dir("render-file");
+    let path = dir.join("rows.json");
+    std::fs::write(&path, ROWS).unwrap();
+    let out = codec(&["render", path.to_str().unwrap(), "--to", "md"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout(&out).starts_with("|id|name|score|\n"));
+}
+
+#[test]
+fn render_negotiates_like_a_server() {
+    let out = codec(&["render", "--accept", "text/markdown, */*;q=0.1"], ROWS);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        stderr(&out),
+        "Content-Type: text/markdown; charset=utf-8; variant=GFM\n"
+    );
+    assert!(stdout(&out).starts_with("|id|"));
+    let out = codec(
+        &["render", "--accept", "application/json, text/event-stream"],
+        ROWS,
+    );
+    assert_eq!(stderr(&out), "Content-Type: application/json\n");
+    let refused = codec(&["render", "--accept", "image/png"], ROWS);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        stderr(&refused).contains("406 Not Acceptable"),
+        "{}",
+        stderr(&refused)
+    );
+    assert!(stderr(&refused).contains("application/json"));
+    assert!(stdout(&refused).is_empty());
+}
+
+#[test]
+fn render_sample_compares_tokens() {
+    let out = codec(&["render", "--sample"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("# repositories\n\n|id|name|repo|"),
+        "{}",
+        &stdout(&out)[..200]
+    );
+    let line = stderr(&out);
+    assert!(
+        line.starts_with("md: ") && line.contains("tokens vs JSON"),
+        "{line}"
+    );
+}
+
+#[test]
+fn render_errors() {
+    let invalid = codec(&["render"], b"{\"a\": [1, 2}");
+    assert_eq!(invalid.status.code(), Some(1));
+    assert_eq!(
+        stderr(&invalid),
+        "codec: <stdin>:1:12: invalid JSON: expected `,` or `]`, found '}'\n"
+    );
+    let unknown = codec(&["render", "--to", "yaml"], ROWS);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert_eq!(
+        stderr(&unknown),
+        "codec: unknown format \"yaml\"; valid formats: json, md, mcp\n"
+    );
+    let missing = codec(&["render", "/nonexistent/file.json"], b"");
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(stderr(&missing).starts_with("codec: cannot read /nonexistent/file.json: "));
+    let usage = codec(&["render", "--no-such-flag"], b"");
+    assert_eq!(usage.status.code(), Some(64));
+    let not_utf8 = codec(&["render"], b"\"\xff\"");
+    assert_eq!(not_utf8.status.code(), Some(1));
+    assert_eq!(
+        stderr(&not_utf8),
+        "codec: <stdin>:1:2: invalid JSON: invalid UTF-8\n"
+    );
+}
+
+#[test]
+fn parse_table_round_trips_exact_cells() {
+    let rendered = codec(&["render"], ROWS);
+    let parsed = codec(&["parse", "--table"], &rendered.stdout);
+    assert_eq!(parsed.status.code(), Some(0), "{}", stderr(&parsed));
+    assert_eq!(
+        stdout(&parsed),
+        "{\"columns\":[\"id\",\"name\",\"score\"],\"rows\":[[\"1\",\"Ada\",\"0.98\"],[\"2\",\"Bo | Lin\",\"1.10\"]]}\n"
+    );
+    let bad = codec(&["parse", "--table"], b"- **a**: 1\n");
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(
+        stderr(&bad).starts_with("codec: <stdin>: "),
+        "{}",
+        stderr(&bad)
+    );
+    let without_flag = codec(&["parse"], b"");
+    assert_eq!(without_flag.status.code(), Some(64));
+}
+
+#[test]
+fn negotiate_prints_the_choice() {
+    let cases: &[(&[&str], i32, &str)] = &[
+        (&["--accept", "text/markdown, text/html, */*"], 0, "text/markdown; charset=utf-8; variant=GFM\n"),
+        (&["--accept", "*/*"], 0, "application/json\n"),
+        (&[], 0, "application/json\n"),
+        (&["--accept", ""], 0, "application/json\n"),
+        (&["--accept", "text/x-markdown"], 0, "text/x-markdown; charset=utf-8\n"),
+        (&["--accept", "application/json", "--format", "md"], 0, "text/markdown; charset=utf-8; variant=GFM\n"),
+        (
+            &["--accept", "text/markdown;q=0.5, */*;q=0.1", "--all"],
+            0,
+            "text/markdown; charset=utf-8; variant=GFM\napplication/json\napplication/vnd.mcp+json\n",
+        ),
+        (&["--accept", "text/*;q=0.5, application/json", "--offer", "text/plain,application/json"], 0, "application/json\n"),
+        (&["--accept", "text/*", "--offer", "Text/Plain;charset=UTF-8, image/png"], 0, "Text/Plain;charset=UTF-8\n"),
+        (&["--accept", "image/png;q=0"], 2, ""),
+    ];
+    for (args, code, expected) in cases {
+        let mut all = vec!["negotiate"];
+        all.extend_from_slice(args);
+        let out = codec(&all, b"");
+        assert_eq!(out.status.code(), Some(*code), "{args:?}: {}", stderr(&out));
+        assert_eq!(stdout(&out), *expected, "{args:?}");
+    }
+    let refused = codec(&["negotiate", "--accept", "image/png"], b"");
+    assert_eq!(
+        stderr(&refused),
+        "codec: 406 Not Acceptable; offered:\n  application/json\n  text/markdown; charset=utf-8; variant=GFM\n  application/vnd.mcp+json\n  text/x-markdown; charset=utf-8\n"
+    );
+    let unknown = codec(&["negotiate", "--format", "xml"], b"");
+    assert_eq!(unknown.status.code(), Some(2));
+    assert_eq!(
+        stderr(&unknown),
+        "codec: unknown format \"xml\"; valid formats: json, md, mcp\n"
+    );
+}
+
+#[test]
+fn stats_reports_a_markdown_table() {
+    let dir = temp_dir("stats");
+    let path = dir.join("rows.json");
+    std::fs::write(&path, ROWS).unwrap();
+    let out = codec(&["stats", path.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("|file|format|bytes|tokens|vs compact JSON|")
+    );
+    assert_eq!(lines.next(), Some("|---|---|---|---|---|"));
+    let formats: Vec<&str> = lines.map(|l| l.split('|').nth(2).unwrap()).collect();
+    assert_eq!(formats, ["json pretty", "json compact", "md", "mcp"]);
+    assert!(
+        text.contains(&format!("|rows.json|json compact|{}|", ROWS.len())),
+        "{text}"
+    );
+    let missing = codec(&["stats", "/nonexistent.json"], b"");
+    assert_eq!(missing.status.code(), Some(1));
+}
+
+#[test]
+fn help_everywhere() {
+    for command in ["render", "parse", "negotiate", "stats", "serve"] {
+        let out = codec(&[command, "--help"], b"");
+        assert_eq!(out.status.code(), Some(0), "{command}");
+        assert!(
+            stdout(&out).contains("Example"),
+            "{command} --help has an example"
+        );
+    }
+}
+
+/// One HTTP/1.1 request over a fresh connection: (status, headers, body).
+fn get(addr: &str, target: &str, accept: Option<&str>) -> (u16, String, String) {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let accept = accept.map_or(String::new(), |a| format!("Accept: {a}\r\n"));
+    write!(
+        stream,
+        "GET {target} HTTP/1.1\r\nHost: {addr}\r\n{accept}Connection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap();
+    let status = head[9..12].parse().unwrap();
+    (status, head.to_ascii_lowercase(), body.to_owned())
+}
+
+#[test]
+fn serve_over_real_http() {
+    let dir = temp_dir("serve");
+    std::fs::write(dir.join("rows.json"), ROWS).unwrap();
+    std::fs::write(dir.join("notes.txt"), "not served").unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_codec"))
+        .args(["serve", "--addr", "127.0.0.1:0", dir.to_str().unwrap()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut log = BufReader::new(child.stderr.take().unwrap());
+    let mut first = String::new();
+    log.read_line(&mut first).unwrap();
+    let addr = first
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("no address in {first:?}"))
+        .to_owned();
+
+    let (status, head, body) = get(&addr, "/rows", Some("text/markdown"));
+    assert_eq!(status, 200);
+    assert!(
+        head.contains("content-type: text/markdown; charset=utf-8; variant=gfm"),
+        "{head}"
+    );
+    assert!(head.contains("vary: accept"), "{head}");
+    assert!(body.starts_with("|id|name|score|"), "{body}");
+
+    let (status, head, body) = get(&addr, "/rows", None);
+    assert_eq!(status, 200);
+    assert!(head.contains("content-type: application/json"), "{head}");
+    assert_eq!(body.as_bytes(), ROWS);
+
+    let (status, _, body) = get(&addr, "/rows?format=md", Some("application/json"));
+    assert_eq!(status, 200);
+    assert!(body.starts_with("|id|"));
+
+    let (status, head, body) = get(&addr, "/rows", Some("image/png"));
+    assert_eq!(status, 406);
+    assert!(head.contains("vary: accept"));
+    assert!(
+        body.contains("application/json") && body.contains("text/markdown"),
+        "{body}"
+    );
+
+    let (status, _, body) = get(&addr, "/rows?format=yaml", None);
+    assert_eq!(status, 400);
+    assert!(body.contains("json, md, mcp"), "{body}");
+
+    let (status, _, body) = get(&addr, "/missing", None);
+    assert_eq!(status, 404);
+    assert!(body.contains("/rows"));
+
+    let (status, _, body) = get(&addr, "/", Some("text/markdown"));
+    assert_eq!(status, 200);
+    assert_eq!(body, "|name|path|\n|---|---|\n|rows|/rows|\n");
+
+    // One log line per request, then a clean stop on Ctrl-C (SIGINT).
+    let mut lines = Vec::new();
+    for _ in 0..7 {
+        let mut line = String::new();
+        log.read_line(&mut line).unwrap();
+        if line.starts_with("codec:   ") {
+            continue;
+        }
+        lines.push(line);
+    }
+    assert!(
+        lines.iter().any(|l| l.starts_with("GET /rows 200 md ")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("GET /rows 406 - ")),
+        "{lines:?}"
+    );
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0));
+}
