@@ -114,6 +114,9 @@ impl Renderer<'_> {
                 } else if is_inline_list(items) {
                     self.block();
                     escape::write_list(self.out, items, true);
+                    if self.out.last() == Some(&b' ') {
+                        self.out.pop();
+                    }
                     self.out.push(b'\n');
                 } else {
                     self.body(elements(items), None, 1, 1)?;
@@ -215,7 +218,6 @@ impl Renderer<'_> {
             fence(self.out, s, language, b"  ");
             return Ok(());
         }
-        let space = self.out.len();
         self.out.push(b' ');
         match value {
             Value::Array(items) => {
@@ -232,9 +234,10 @@ impl Renderer<'_> {
             }
             scalar => self.scalar(scalar, Context::Value),
         }
-        if self.out.len() == space + 1 {
-            // Nothing to show: no trailing space.
-            self.out.truncate(space);
+        // No trailing space: after an empty value, or after the separator
+        // before an empty last list item (parsers drop it anyway).
+        if self.out.last() == Some(&b' ') {
+            self.out.pop();
         }
         self.out.push(b'\n');
         Ok(())

@@ -1,0 +1,268 @@
+//! Our output read by a real GFM parser (comrak, a port of GitHub's
+//! cmark-gfm): the shared escape vectors, the benchmark datasets and random
+//! values with hostile strings all come back with exactly the structure and
+//! text the schema promises.
+
+mod support;
+
+use codec_core::{from_slice, from_str, Map, Value};
+use proptest::prelude::*;
+
+use support::{check_structure, parse, Block, Item};
+
+fn object(members: Vec<(&str, Value)>) -> Value {
+    Value::Object(members.into_iter().collect::<Map>())
+}
+
+/// Each vector rendered in its context through the public API: the
+/// structure is checked whole, and the vector's element must come back
+/// with exactly its expected text.
+#[test]
+fn escape_vectors_pass() {
+    let data = from_slice(include_bytes!("data/escape-vectors.json")).unwrap();
+    let vectors = data["vectors"].as_array().unwrap();
+    assert!(vectors.len() >= 60);
+    for vector in vectors {
+        let context = vector["context"].as_str().unwrap();
+        let input = vector["input"].as_str().unwrap();
+        let expected = vector["expected_text"].as_str().unwrap();
+        let label = format!("{context} {input:?}");
+        // Our oracle's reading of a string agrees with the vector's.
+        assert_eq!(support::text(&vector["input"]), expected, "{label}");
+
+        let value = match context {
+            "cell" => Value::Array(vec![object(vec![("c", input.into())])]),
+            "value" => object(vec![("k", input.into())]),
+            "key" => object(vec![(input, "v".into())]),
+            "heading" => object(vec![(input, object(vec![("a", 1.into())]))]),
+            other => panic!("unknown context {other}"),
+        };
+        let markdown = check_structure(&value);
+        let blocks = parse(&markdown);
+        let found = match (context, &blocks[..]) {
+            ("cell", [Block::Table { rows, .. }]) => rows[0][0].clone(),
+            ("value", [Block::List(items)]) => match &items[0].1 {
+                Item::Text(text) => text.clone(),
+                Item::Code { literal, .. } => literal.clone(),
+            },
+            ("key", [Block::List(items)]) => items[0].0.clone(),
+            ("heading", [Block::Heading { text, .. }, ..]) => text.clone(),
+            // A multi-line cell makes the array a list of sections.
+            ("cell", [Block::Heading { .. }, Block::List(items)]) => match &items[0].1 {
+                Item::Text(text) => text.clone(),
+                Item::Code { literal, .. } => literal.clone(),
+            },
+            _ => panic!("{label}: unexpected layout\n{markdown}"),
+        };
+        assert_eq!(found, expected, "{label}\n{markdown}");
+    }
+}
+
+/// The fenced-code vectors, in a list item through the public API (the
+/// top-level placement is a unit test of the fence writer).
+#[test]
+fn code_block_vectors_pass() {
+    let data = from_slice(include_bytes!("data/escape-vectors.json")).unwrap();
+    let vectors = data["code_blocks"]["vectors"].as_array().unwrap();
+    assert!(vectors.len() >= 10);
+    for vector in vectors {
+        let input = vector["input"].as_str().unwrap();
+        let expected = vector["expected_literal"].as_str().unwrap();
+        let markdown = check_structure(&object(vec![("code", input.into())]));
+        let [Block::List(items)] = &parse(&markdown)[..] else {
+            panic!("{input:?}: not one list\n{markdown}")
+        };
+        let Item::Code { literal, .. } = &items[0].1 else {
+            panic!("{input:?}: not fenced\n{markdown}")
+        };
+        assert_eq!(format!("{literal}\n"), expected, "{input:?}\n{markdown}");
+        if input.contains('\n') {
+            let markdown = check_structure(&Value::String(input.into()));
+            let [Block::Code { literal, .. }] = &parse(&markdown)[..] else {
+                panic!("{input:?}: not fenced at the top level\n{markdown}")
+            };
+            assert_eq!(format!("{literal}\n"), expected, "{input:?}\n{markdown}");
+        }
+    }
+}
+
+#[test]
+fn datasets_keep_their_structure() {
+    for (name, json) in [
+        ("github", &include_bytes!("data/github.json")[..]),
+        ("nested-config", include_bytes!("data/nested-config.json")),
+        ("event-logs-40", include_bytes!("data/event-logs-40.json")),
+    ] {
+        let value = from_slice(json).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let markdown = check_structure(&value);
+        assert!(
+            markdown.len() < json.len(),
+            "{name}: markdown longer than JSON"
+        );
+    }
+}
+
+/// The GitHub dataset is one table of 100 rows under its key.
+#[test]
+fn github_dataset_is_a_table() {
+    let value = from_slice(include_bytes!("data/github.json")).unwrap();
+    let markdown = check_structure(&value);
+    let blocks = parse(&markdown);
+    let [Block::Heading { text, .. }, Block::Table { rows, .. }] = &blocks[..] else {
+        panic!("unexpected layout:\n{markdown}")
+    };
+    assert_eq!(text, "repositories");
+    assert_eq!(rows.len(), 100);
+}
+
+#[test]
+fn decided_cases_keep_their_structure() {
+    let cases = [
+        r#"{"": "", "a": {"": []}}"#,
+        r#"[[], {}, [[]], [{}], [{"a": 1}], 1, "x", null]"#,
+        r#"[{"a": "x\ny"}, {"a": "z"}]"#,
+        r#"[{}, {}]"#,
+        r#"[{"a": 1}, {"b": 2}, {"c": 3}]"#,
+        r#"{"a": {"b": {"c": {"d": {"e": {"f": {"g": {"h": 1}}}}}}}}"#,
+        r#"{"stdout": "", "code": "\u0000", "diff": "a\r\nb", "lang": "not valid!"}"#,
+        r#"["a\r\nb", "c\u0000d", "e\nf"]"#,
+        r#"[null, ""]"#,
+        r#"[""]"#,
+        r#""""#,
+        "null",
+        "-0.0",
+        r#""\u0000""#,
+        r#""1) x""#,
+        r#""    indented""#,
+    ];
+    for case in cases {
+        check_structure(&from_str(case).unwrap());
+    }
+}
+
+/// Strings that try every trick, mixed with ordinary text.
+fn hostile_string() -> impl Strategy<Value = String> {
+    let atoms = prop_oneof![
+        Just("|".to_owned()),
+        Just("\\".to_owned()),
+        Just("\\|".to_owned()),
+        Just("`".to_owned()),
+        Just("```".to_owned()),
+        Just("- **x**: ".to_owned()),
+        Just("<!--".to_owned()),
+        Just("-->".to_owned()),
+        Just("<b>".to_owned()),
+        Just("&amp;".to_owned()),
+        Just("&#124;".to_owned()),
+        Just("http://".to_owned()),
+        Just("https://a.b/".to_owned()),
+        Just("www.".to_owned()),
+        Just("mailto:".to_owned()),
+        Just("a@b.co".to_owned()),
+        Just("[x](y)".to_owned()),
+        Just("](".to_owned()),
+        Just("\n".to_owned()),
+        Just("\r".to_owned()),
+        Just("\r\n".to_owned()),
+        Just("\t".to_owned()),
+        Just("\0".to_owned()),
+        Just(" ".to_owned()),
+        Just("\u{a0}".to_owned()),
+        Just("\u{202e}".to_owned()),
+        Just("\u{200b}".to_owned()),
+        Just("\u{feff}".to_owned()),
+        Just("\u{1b}".to_owned()),
+        Just("\u{7f}".to_owned()),
+        Just("# ".to_owned()),
+        Just("#".to_owned()),
+        Just("1. ".to_owned()),
+        Just("> ".to_owned()),
+        Just("---".to_owned()),
+        Just("===".to_owned()),
+        Just("[ ] ".to_owned()),
+        Just(", ".to_owned()),
+        "[!-/:-@\\[-`{-~]{1,3}",
+        "[a-z_*~]{1,4}",
+        "[a-zA-Z0-9 ]{0,6}",
+        any::<char>().prop_map(String::from),
+    ];
+    prop::collection::vec(atoms, 0..8).prop_map(|parts| parts.concat())
+}
+
+fn key() -> impl Strategy<Value = String> {
+    prop_oneof![
+        3 => "[a-z]{1,6}",
+        1 => Just("code".to_owned()),
+        1 => Just("diff".to_owned()),
+        1 => Just("lang".to_owned()),
+        2 => hostile_string(),
+    ]
+}
+
+fn scalar() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        1 => Just(Value::Null),
+        1 => any::<bool>().prop_map(Value::Bool),
+        1 => any::<i64>().prop_map(Value::from),
+        1 => any::<f64>().prop_map(Value::from),
+        4 => hostile_string().prop_map(Value::String),
+    ]
+}
+
+fn value() -> impl Strategy<Value = Value> {
+    scalar().prop_recursive(4, 48, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::vec((key(), inner), 0..6)
+                .prop_map(|members| Value::Object(members.into_iter().collect())),
+            // Arrays of flat objects over a few shared keys: tables.
+            prop::collection::vec(
+                prop::collection::vec((key(), scalar()), 1..4)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+                1..5
+            )
+            .prop_map(Value::Array),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn random_values_keep_their_structure(value in value()) {
+        check_structure(&value);
+    }
+
+    #[test]
+    fn random_tables_round_trip(
+        columns in prop::collection::vec(key(), 1..5),
+        rows in prop::collection::vec(prop::collection::vec(scalar(), 4), 1..6),
+    ) {
+        let items: Vec<Value> = rows
+            .iter()
+            .map(|row| Value::Object(columns.iter().cloned().zip(row.iter().cloned()).collect()))
+            .collect();
+        let value = Value::Array(items.clone());
+        let markdown = check_structure(&value);
+        if let Some(Block::Table { .. }) = support::expected(&value).first() {
+            let table = codec_md::parse_table(&markdown).unwrap();
+            let mut keys: Vec<&String> = Vec::new();
+            for column in &columns {
+                if !keys.contains(&column) {
+                    keys.push(column);
+                }
+            }
+            prop_assert_eq!(&table.columns, &keys.iter().map(|k| k.to_string()).collect::<Vec<_>>());
+            for (row, item) in table.rows.iter().zip(&items) {
+                for (cell, key) in row.iter().zip(&keys) {
+                    let exact = match &item[key.as_str()] {
+                        Value::String(s) => s.clone(),
+                        other => support::text(other),
+                    };
+                    prop_assert_eq!(cell, &exact);
+                }
+            }
+        }
+    }
+}

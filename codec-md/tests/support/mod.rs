@@ -1,0 +1,382 @@
+//! The oracle for the structure tests: parses markdown with comrak (a port
+//! of GitHub's cmark-gfm) into the blocks of the schema, and computes from a
+//! [`Value`] the blocks `SPEC.md` says its rendering must have.
+//!
+//! The AST is walked by hand: inside a key, value, cell or heading only
+//! text and autolinks are accepted, so any escape that lets a string add
+//! emphasis, a link, HTML, a code span or a line break fails the walk.
+
+#![allow(dead_code, unreachable_pub)]
+
+use comrak::nodes::{AstNode, NodeValue};
+use comrak::{parse_document, Arena, Options};
+
+use codec_core::{Map, Value};
+
+/// A block of a rendered document, as the schema reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Block {
+    /// A top-level paragraph: a scalar, a scalar list, `[]` or `{}`.
+    Paragraph(String),
+    /// A top-level fenced code block.
+    Code { info: String, literal: String },
+    /// A heading.
+    Heading { level: u8, text: String },
+    /// A list of `- **key**: value` lines.
+    List(Vec<(String, Item)>),
+    /// A table.
+    Table {
+        columns: Vec<String>,
+        rows: Vec<Vec<String>>,
+    },
+}
+
+/// The value of a list line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Item {
+    /// Inline text after `: `.
+    Text(String),
+    /// A fenced block under the line.
+    Code { info: String, literal: String },
+}
+
+/// Parses `markdown` as GFM and reads its blocks, panicking on anything
+/// the schema does not produce.
+pub fn parse(markdown: &str) -> Vec<Block> {
+    let arena = Arena::new();
+    let mut options = Options::default();
+    options.extension.table = true;
+    options.extension.strikethrough = true;
+    options.extension.autolink = true;
+    options.extension.tasklist = true;
+    let root = parse_document(&arena, markdown, &options);
+    root.children().map(|node| block(node, markdown)).collect()
+}
+
+fn block<'a>(node: &'a AstNode<'a>, markdown: &str) -> Block {
+    let value = node.data().value.clone();
+    match value {
+        NodeValue::Paragraph => Block::Paragraph(inline_text(node, markdown)),
+        NodeValue::CodeBlock(code) => {
+            assert!(code.fenced, "indented code block in\n{markdown}");
+            Block::Code {
+                info: code.info.clone(),
+                literal: strip_one_lf(&code.literal),
+            }
+        }
+        NodeValue::Heading(heading) => {
+            assert!(!heading.setext, "setext heading in\n{markdown}");
+            Block::Heading {
+                level: heading.level,
+                text: inline_text(node, markdown),
+            }
+        }
+        NodeValue::List(_) => Block::List(node.children().map(|n| item(n, markdown)).collect()),
+        NodeValue::Table(_) => {
+            let mut rows = node.children().map(|row| {
+                row.children()
+                    .map(|cell| {
+                        assert!(matches!(cell.data().value, NodeValue::TableCell));
+                        inline_text(cell, markdown)
+                    })
+                    .collect::<Vec<_>>()
+            });
+            let columns = rows.next().expect("a table has a header");
+            Block::Table {
+                columns,
+                rows: rows.collect(),
+            }
+        }
+        other => panic!("unexpected block {other:?} in\n{markdown}"),
+    }
+}
+
+fn item<'a>(node: &'a AstNode<'a>, markdown: &str) -> (String, Item) {
+    assert!(
+        matches!(node.data().value, NodeValue::Item(_)),
+        "a list holds items"
+    );
+    let mut children = node.children();
+    let paragraph = children.next().expect("an item has a paragraph");
+    assert!(
+        matches!(paragraph.data().value, NodeValue::Paragraph),
+        "an item starts with a paragraph in\n{markdown}"
+    );
+    let mut inlines = paragraph.children().peekable();
+    let key = match inlines.peek() {
+        Some(first) if matches!(first.data().value, NodeValue::Strong) => {
+            let key = inline_text(first, markdown);
+            inlines.next();
+            key
+        }
+        _ => String::new(),
+    };
+    let mut rest = String::new();
+    for node in inlines {
+        push_inline(node, &mut rest, markdown);
+    }
+    let value = rest
+        .strip_prefix(':')
+        .unwrap_or_else(|| panic!("item {key:?} lacks `:` ({rest:?}) in\n{markdown}"));
+    let value = match children.next() {
+        None => Item::Text(value.strip_prefix(' ').unwrap_or(value).to_owned()),
+        Some(code) => {
+            assert_eq!(value, "", "text before a fence in\n{markdown}");
+            let NodeValue::CodeBlock(code) = &code.data().value else {
+                panic!("an item holds a paragraph and a fence only, in\n{markdown}")
+            };
+            assert!(code.fenced);
+            Item::Code {
+                info: code.info.clone(),
+                literal: strip_one_lf(&code.literal),
+            }
+        }
+    };
+    assert!(children.next().is_none(), "extra blocks in an item");
+    (key, value)
+}
+
+fn strip_one_lf(literal: &str) -> String {
+    literal
+        .strip_suffix('\n')
+        .expect("a fence literal ends in LF")
+        .to_owned()
+}
+
+/// The text of a node's inline children: text and autolinks only.
+fn inline_text<'a>(node: &'a AstNode<'a>, markdown: &str) -> String {
+    let mut text = String::new();
+    for child in node.children() {
+        push_inline(child, &mut text, markdown);
+    }
+    text
+}
+
+fn push_inline<'a>(node: &'a AstNode<'a>, text: &mut String, markdown: &str) {
+    let value = node.data().value.clone();
+    match value {
+        NodeValue::Text(t) => text.push_str(&t),
+        NodeValue::Link(link) => {
+            let label = inline_text(node, markdown);
+            let autolink = link.url == label
+                || link.url == format!("mailto:{label}")
+                || link.url == format!("http://{label}")
+                || link.url == format!("https://{label}");
+            assert!(
+                autolink,
+                "a link that is not an autolink: {link:?} in\n{markdown}"
+            );
+            text.push_str(&label);
+        }
+        other => panic!("unexpected inline {other:?} in\n{markdown}"),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The blocks a value must render to, by SPEC.md.
+
+const CODE_KEYS: [&str; 9] = [
+    "diff",
+    "patch",
+    "code",
+    "snippet",
+    "source",
+    "stdout",
+    "stderr",
+    "traceback",
+    "stacktrace",
+];
+
+/// The blocks `value` renders to.
+pub fn expected(value: &Value) -> Vec<Block> {
+    let mut blocks = Vec::new();
+    match value {
+        Value::Null => {}
+        Value::String(s) if s.is_empty() => {}
+        Value::String(s) if s.contains('\n') && fenceable(s) => blocks.push(Block::Code {
+            info: String::new(),
+            literal: s.clone(),
+        }),
+        Value::Bool(_) | Value::Number(_) | Value::String(_) => {
+            blocks.push(Block::Paragraph(text(value)))
+        }
+        Value::Array(items) if items.is_empty() => blocks.push(Block::Paragraph("[]".into())),
+        Value::Object(map) if map.is_empty() => blocks.push(Block::Paragraph("{}".into())),
+        Value::Array(items) => {
+            if let Some(table) = table(items) {
+                blocks.push(table);
+            } else if inline_list(items) {
+                blocks.push(Block::Paragraph(list_text(items)));
+            } else {
+                body(&indexed(items), None, 1, &mut blocks);
+            }
+        }
+        Value::Object(map) => body(&keyed(map), Some(map), 1, &mut blocks),
+    }
+    // An empty paragraph is no block at all.
+    blocks.retain(|b| b != &Block::Paragraph(String::new()));
+    blocks
+}
+
+fn keyed(map: &Map) -> Vec<(String, &Value, bool)> {
+    map.iter()
+        .map(|(k, v)| (k.replace('\0', "\u{fffd}"), v, true))
+        .collect()
+}
+
+fn indexed(items: &[Value]) -> Vec<(String, &Value, bool)> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (format!("[{i}]"), v, false))
+        .collect()
+}
+
+fn is_section(value: &Value) -> bool {
+    match value {
+        Value::Array(items) => !items.is_empty() && !inline_list(items),
+        Value::Object(map) => !map.is_empty(),
+        _ => false,
+    }
+}
+
+fn body(
+    entries: &[(String, &Value, bool)],
+    siblings: Option<&Map>,
+    level: u8,
+    blocks: &mut Vec<Block>,
+) {
+    let items: Vec<(String, Item)> = entries
+        .iter()
+        .filter(|(_, v, _)| !is_section(v))
+        .map(|(key, value, is_key)| (key.clone(), list_item(key, value, *is_key, siblings)))
+        .collect();
+    if !items.is_empty() {
+        blocks.push(Block::List(items));
+    }
+    for (key, value, _) in entries.iter().filter(|(_, v, _)| is_section(v)) {
+        blocks.push(Block::Heading {
+            level: level.min(6),
+            text: key.clone(),
+        });
+        match value {
+            Value::Object(map) => body(&keyed(map), Some(map), level + 1, blocks),
+            Value::Array(items) => match table(items) {
+                Some(table) => blocks.push(table),
+                None => body(&indexed(items), None, level + 1, blocks),
+            },
+            _ => unreachable!(),
+        }
+    }
+}
+
+fn list_item(key: &str, value: &Value, is_key: bool, siblings: Option<&Map>) -> Item {
+    match value {
+        Value::String(s) if fenceable(s) && (s.contains('\n') || is_key && is_code(key)) => {
+            let info = if is_key
+                && (key.eq_ignore_ascii_case("diff") || key.eq_ignore_ascii_case("patch"))
+            {
+                "diff".to_owned()
+            } else {
+                siblings.and_then(language).unwrap_or_default()
+            };
+            Item::Code {
+                info,
+                literal: s.clone(),
+            }
+        }
+        Value::Array(items) if items.is_empty() => Item::Text("[]".into()),
+        Value::Array(items) => Item::Text(list_text(items)),
+        Value::Object(_) => Item::Text("{}".into()),
+        scalar => Item::Text(text(scalar)),
+    }
+}
+
+fn language(map: &Map) -> Option<String> {
+    ["language", "lang", "ext", "filetype"]
+        .iter()
+        .find_map(|k| {
+            let s = map.get(k)?.as_str()?;
+            let ok = !s.is_empty()
+                && s.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"_+.#-".contains(&b));
+            ok.then(|| s.to_owned())
+        })
+}
+
+fn is_code(key: &str) -> bool {
+    CODE_KEYS.iter().any(|k| key.eq_ignore_ascii_case(k))
+}
+
+fn fenceable(s: &str) -> bool {
+    !s.contains(['\r', '\0'])
+}
+
+fn inline_list(items: &[Value]) -> bool {
+    items.iter().all(|v| match v {
+        Value::String(s) => !s.contains([',', '\n']),
+        v => v.is_scalar(),
+    })
+}
+
+fn list_text(items: &[Value]) -> String {
+    let line = items.iter().map(text).collect::<Vec<_>>().join(", ");
+    line.strip_suffix(' ').unwrap_or(&line).to_owned()
+}
+
+fn table(items: &[Value]) -> Option<Block> {
+    let mut columns: Vec<String> = Vec::new();
+    let mut present = 0;
+    for item in items {
+        for (k, v) in item.as_object()? {
+            if !v.is_scalar() || v.as_str().is_some_and(|s| s.contains('\n')) {
+                return None;
+            }
+            present += 1;
+            if !columns.contains(k) {
+                columns.push(k.clone());
+            }
+        }
+    }
+    if columns.is_empty() || items.len() * columns.len() > 2 * present {
+        return None;
+    }
+    let rows = items
+        .iter()
+        .map(|item| {
+            columns
+                .iter()
+                .map(|c| item.get(c).map(text).unwrap_or_default())
+                .collect()
+        })
+        .collect();
+    let columns = columns
+        .iter()
+        .map(|c| c.replace('\0', "\u{fffd}"))
+        .collect();
+    Some(Block::Table { columns, rows })
+}
+
+/// A scalar's text as a GFM parser reads it back: NUL becomes U+FFFD.
+pub fn text(value: &Value) -> String {
+    match value {
+        Value::Null | Value::Array(_) | Value::Object(_) => String::new(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => s.replace('\0', "\u{fffd}"),
+    }
+}
+
+/// Renders `value`, parses the markdown and checks it has exactly the
+/// blocks the schema gives `value`. Returns the markdown.
+#[track_caller]
+pub fn check_structure(value: &Value) -> String {
+    let markdown = codec_md::render(value).expect("render");
+    let parsed = parse(&markdown);
+    let expected = expected(value);
+    assert!(
+        parsed == expected,
+        "structure differs for {value:?}\n--- markdown\n{markdown}\n--- parsed\n{parsed:#?}\n--- expected\n{expected:#?}"
+    );
+    markdown
+}
