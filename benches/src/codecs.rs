@@ -3,6 +3,8 @@
 
 use codec_core::Codec;
 use codec_json::JsonCodec;
+use codec_mcp::{McpCodec, StructuredContent};
+use codec_md::MarkdownCodec;
 
 /// A codec under test and the name it is reported under.
 pub type Named = (&'static str, Box<dyn Codec>);
@@ -13,19 +15,25 @@ pub type Named = (&'static str, Box<dyn Codec>);
 pub fn codecs() -> Vec<Named> {
     vec![
         ("codec-json", Box::new(JsonCodec::new())),
-        // HOOK codec-md (one line, once `cargo check -p codec-md` builds its
-        // public API, with `codec-md.workspace = true` in Cargo.toml):
-        // ("codec-md", Box::new(codec_md::MarkdownCodec::new())),
-        // HOOK codec-mcp (likewise, `codec-mcp.workspace = true`):
-        // ("codec-mcp", Box::new(codec_mcp::McpCodec::new())),
+        ("codec-md", Box::new(MarkdownCodec::new())),
+        ("codec-mcp", Box::new(McpCodec::new())),
     ]
 }
 
-/// The codecs whose output is meant for a model to read (every one but
-/// codec-json), for the token report.
+/// The encodings meant for a model to read, for the token report: every
+/// profile of codec-md (one so far: the default), and codec-mcp both as it
+/// ships (the whole `CallToolResult` JSON: markdown text cut at 25,000
+/// characters plus the full `structuredContent`) and as a service that
+/// wants the model to read the markdown configures it (text only, no cut).
 pub fn token_codecs() -> Vec<Named> {
-    codecs()
-        .into_iter()
-        .filter(|(name, _)| *name != "codec-json")
-        .collect()
+    let mcp_text = McpCodec::builder()
+        .structured_content(StructuredContent::Never)
+        .max_text_chars(None)
+        .build()
+        .expect("no output schema, so `never` is valid");
+    vec![
+        ("codec-md", Box::new(MarkdownCodec::new())),
+        ("codec-mcp default", Box::new(McpCodec::new())),
+        ("codec-mcp text only", Box::new(mcp_text)),
+    ]
 }

@@ -106,3 +106,30 @@ fn keys(v: &codec_core::Value) -> Vec<String> {
     walk(v, "", &mut out);
     out
 }
+
+/// Every codec under test encodes every dataset, typed and parsed, so a
+/// bench run never stops on an error halfway.
+#[test]
+fn every_codec_encodes_every_dataset() {
+    use codec_core::CodecExt;
+    struct Encode<'a>(&'a dyn codec_core::Codec);
+    impl Visit for Encode<'_> {
+        type Output = Result<Vec<u8>, codec_core::EncodeError>;
+        fn visit<T: serde::Serialize>(&mut self, value: &T) -> Self::Output {
+            self.0.to_vec(value)
+        }
+    }
+    let mut codecs = benches::codecs::codecs();
+    codecs.extend(benches::codecs::token_codecs());
+    for dataset in &DATASETS {
+        let typed = Typed::load(dataset);
+        let value = dataset.value();
+        for (name, codec) in &codecs {
+            let out = typed.visit(&mut Encode(&**codec));
+            assert!(out.is_ok(), "{name} typed {}: {out:?}", dataset.name);
+            let mut buf = Vec::new();
+            let out = codec.encode_value(&value, &mut buf);
+            assert!(out.is_ok(), "{name} value {}: {out:?}", dataset.name);
+        }
+    }
+}
