@@ -127,6 +127,7 @@ fn decided_cases_keep_their_structure() {
         r#"{"stdout": "", "code": "\u0000", "diff": "a\r\nb", "lang": "not valid!"}"#,
         r#"["a\r\nb", "c\u0000d", "e\nf"]"#,
         r#"[null, ""]"#,
+        r#"{"a": ["x", " "], "b": ["x", ""]}"#,
         r#"[""]"#,
         r#""""#,
         "null",

@@ -320,8 +320,12 @@ fn inline_list(items: &[Value]) -> bool {
 }
 
 fn list_text(items: &[Value]) -> String {
-    let line = items.iter().map(text).collect::<Vec<_>>().join(", ");
-    line.strip_suffix(' ').unwrap_or(&line).to_owned()
+    let mut line = items.iter().map(text).collect::<Vec<_>>().join(", ");
+    if items.len() > 1 && items.last().is_some_and(|v| text(v).is_empty()) {
+        // The separator's space before an empty last item is not written.
+        line.pop();
+    }
+    line
 }
 
 fn table(items: &[Value]) -> Option<Block> {
