@@ -1,0 +1,277 @@
+//! The public API: the codec through every entry point (codec-core's test
+//! kit), limits, and `parse_table`.
+
+mod support;
+
+use std::collections::{BTreeMap, HashMap};
+
+use codec_core::testkit::{nested, CodecTester};
+use codec_core::{from_slice, to_value, Codec, CodecExt, EncodeError, Value, DEFAULT_MAX_DEPTH};
+use codec_md::{parse_table, render, MarkdownCodec, ParseTableError, Table};
+use serde::Serialize;
+
+#[test]
+fn names_its_format_and_media_type() {
+    for codec in [
+        MarkdownCodec::new(),
+        MarkdownCodec::default(),
+        MarkdownCodec::builder().build(),
+    ] {
+        assert_eq!(codec.format(), "md");
+        assert_eq!(
+            codec.media_type().as_str(),
+            "text/markdown; charset=utf-8; variant=GFM"
+        );
+    }
+}
+
+#[derive(Serialize)]
+struct Repo {
+    name: &'static str,
+    stars: u32,
+    score: f64,
+    topics: Vec<&'static str>,
+    owner: Owner,
+    meta: HashMap<&'static str, i32>,
+}
+
+#[derive(Serialize)]
+struct Owner {
+    login: &'static str,
+    admin: bool,
+}
+
+#[test]
+fn serializes_like_the_json_codec_normalizes() {
+    let codec = MarkdownCodec::new();
+    let tester = CodecTester::new(&codec);
+    let repo = Repo {
+        name: "codecs",
+        stars: 76,
+        score: 0.98,
+        topics: vec!["rust", "llm"],
+        owner: Owner {
+            login: "ada",
+            admin: true,
+        },
+        meta: HashMap::from([("z", 1), ("a", 2), ("m", 3)]),
+    };
+    // Struct fields keep their order; map keys are sorted.
+    let bytes = tester.check_serialize("struct", &repo);
+    assert_eq!(
+        String::from_utf8(bytes).unwrap(),
+        concat!(
+            "- **name**: codecs\n",
+            "- **stars**: 76\n",
+            "- **score**: 0.98\n",
+            "- **topics**: rust, llm\n",
+            "\n",
+            "# owner\n",
+            "\n",
+            "- **login**: ada\n",
+            "- **admin**: true\n",
+            "\n",
+            "# meta\n",
+            "\n",
+            "- **a**: 2\n",
+            "- **m**: 3\n",
+            "- **z**: 1\n",
+        )
+    );
+    let rows = vec![
+        BTreeMap::from([("b", 1), ("a", 2)]),
+        BTreeMap::from([("a", 3), ("b", 4)]),
+    ];
+    let bytes = tester.check_serialize("maps", &rows);
+    assert_eq!(bytes, b"|a|b|\n|---|---|\n|2|1|\n|3|4|\n");
+    for (label, value) in [
+        ("unit", to_value(&()).unwrap()),
+        ("string", Value::from("x\ny")),
+        ("float", Value::from(1e300)),
+        ("empty", Value::Array(vec![])),
+    ] {
+        tester.check_value(label, &value);
+    }
+}
+
+#[test]
+fn datasets_through_every_entry_point() {
+    let codec = MarkdownCodec::new();
+    let tester = CodecTester::new(&codec);
+    for (name, json) in [
+        ("github", &include_bytes!("data/github.json")[..]),
+        ("nested-config", include_bytes!("data/nested-config.json")),
+        ("event-logs-40", include_bytes!("data/event-logs-40.json")),
+    ] {
+        let value = from_slice(json).unwrap();
+        let bytes = tester.check_value(name, &value);
+        assert_eq!(bytes, render(&value).unwrap().into_bytes(), "{name}");
+    }
+}
+
+#[test]
+fn rejects_values_deeper_than_the_core_limit() {
+    let codec = MarkdownCodec::new();
+    CodecTester::new(&codec).check_depth_limit();
+    for objects in [false, true] {
+        // At the limit: fine, and no stack overflow on the way.
+        let deepest = nested(DEFAULT_MAX_DEPTH, objects);
+        assert!(render(&deepest).is_ok(), "objects: {objects}");
+        let too_deep = nested(DEFAULT_MAX_DEPTH + 1, objects);
+        assert!(
+            matches!(render(&too_deep), Err(EncodeError::DepthLimit { limit }) if limit == DEFAULT_MAX_DEPTH),
+            "objects: {objects}"
+        );
+    }
+    // A table's rows are one level below the array.
+    let mut table = Value::Array(vec![Value::Object(
+        [("a", Value::Null)].into_iter().collect(),
+    )]);
+    for _ in 0..DEFAULT_MAX_DEPTH - 1 {
+        table = Value::Array(vec![table]);
+    }
+    assert!(matches!(
+        render(&table),
+        Err(EncodeError::DepthLimit { .. })
+    ));
+}
+
+/// Output stays proportional to the input, even for an array of objects
+/// that share no key (a table would be quadratic).
+#[test]
+fn output_is_linear_in_the_input() {
+    let n = 20_000;
+    let uniform: Vec<Value> = (0..n)
+        .map(|i| {
+            Value::Object(
+                [("id", Value::from(i)), ("name", Value::from("x"))]
+                    .into_iter()
+                    .collect(),
+            )
+        })
+        .collect();
+    let sparse: Vec<Value> = (0..n)
+        .map(|i| Value::Object([(format!("k{i}"), Value::from(i))].into_iter().collect()))
+        .collect();
+    for (label, items) in [("uniform", uniform), ("sparse", sparse)] {
+        let value = Value::Array(items);
+        let markdown = render(&value).unwrap();
+        assert!(markdown.len() < 40 * n, "{label}: {} bytes", markdown.len());
+    }
+}
+
+#[test]
+fn parse_table_reads_back_every_cell() {
+    let value = from_slice(include_bytes!("data/github.json")).unwrap();
+    let rows = value["repositories"].as_array().unwrap();
+    let markdown = render(&value["repositories"]).unwrap();
+    let table = parse_table(&markdown).unwrap();
+    let columns: Vec<&str> = rows[0].as_object().unwrap().keys().collect();
+    assert_eq!(table.columns, columns);
+    assert_eq!(table.rows.len(), rows.len());
+    for (cells, row) in table.rows.iter().zip(rows) {
+        for (cell, column) in cells.iter().zip(&columns) {
+            let exact = match &row[*column] {
+                Value::String(s) => s.clone(),
+                other => support::text(other),
+            };
+            assert_eq!(cell, &exact);
+        }
+    }
+}
+
+#[test]
+fn parse_table_decodes_exactly() {
+    let value =
+        from_slice(br#"[{"a": "x\u0000y", "b|": "\\", "c": null}, {"a": " &amp; ", "d": 1.10}]"#)
+            .unwrap();
+    let table = parse_table(&render(&value).unwrap()).unwrap();
+    assert_eq!(
+        table,
+        Table {
+            columns: vec!["a".into(), "b|".into(), "c".into(), "d".into()],
+            rows: vec![
+                vec!["x\0y".into(), "\\".into(), "".into(), "".into()],
+                vec![" &amp; ".into(), "".into(), "".into(), "1.10".into()],
+            ],
+        }
+    );
+}
+
+#[test]
+fn parse_table_says_where_and_what_it_expected() {
+    let cases: &[(&str, ParseTableError, &str)] = &[
+        (
+            "",
+            ParseTableError::ExpectedPipe { line: 1, column: 1 },
+            "line 1, column 1: expected `|`",
+        ),
+        (
+            "- **a**: 1\n",
+            ParseTableError::ExpectedPipe { line: 1, column: 1 },
+            "line 1, column 1: expected `|`",
+        ),
+        (
+            "|a|b\n",
+            ParseTableError::ExpectedPipe { line: 1, column: 5 },
+            "line 1, column 5: expected `|`",
+        ),
+        (
+            "|a|\n",
+            ParseTableError::ExpectedPipe { line: 2, column: 1 },
+            "line 2, column 1: expected `|`",
+        ),
+        (
+            "|a|b|\n|---|:--|\n",
+            ParseTableError::ExpectedDelimiter { line: 2, column: 6 },
+            "line 2, column 6: expected a delimiter cell `---`",
+        ),
+        (
+            "|a|b|\n|---|\n",
+            ParseTableError::CellCount {
+                line: 2,
+                column: 5,
+                expected: 2,
+                found: 1,
+            },
+            "line 2, column 5: expected 2 cells, found 1",
+        ),
+        (
+            "|a|\n|---|\n|1|2|\n",
+            ParseTableError::CellCount {
+                line: 3,
+                column: 5,
+                expected: 1,
+                found: 2,
+            },
+            "line 3, column 5: expected 1 cells, found 2",
+        ),
+        (
+            "|a|\n|---|\n|1\\|\n",
+            ParseTableError::ExpectedPipe { line: 3, column: 5 },
+            "line 3, column 5: expected `|`",
+        ),
+        (
+            "|a|\n|---|\n|1|\n\n  more\n",
+            ParseTableError::TrailingText { line: 5, column: 3 },
+            "line 5, column 3: expected the end of the table",
+        ),
+    ];
+    for (input, error, message) in cases {
+        let found = parse_table(input).unwrap_err();
+        assert_eq!(&found, error, "{input:?}");
+        assert_eq!(found.to_string(), *message, "{input:?}");
+    }
+    // Blank lines after the table are fine; so is a table with no rows.
+    let table = parse_table("|a|\n|---|\n\n\n").unwrap();
+    assert_eq!(table.columns, ["a"]);
+    assert!(table.rows.is_empty());
+}
+
+#[test]
+fn render_writes_into_the_callers_buffer() {
+    let codec = MarkdownCodec::new();
+    let mut out = b"prefix:".to_vec();
+    codec.encode(&[1, 2, 3], &mut out).unwrap();
+    assert_eq!(out, b"prefix:1, 2, 3\n");
+}
