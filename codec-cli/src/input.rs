@@ -40,6 +40,16 @@ pub(crate) fn parse_json(bytes: &[u8], input: &str) -> Result<Value, CliError> {
     })
 }
 
+/// Writes `bytes` to standard output and flushes.
+pub(crate) fn write_stdout(bytes: &[u8]) -> Result<(), CliError> {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(bytes)
+        .and_then(|()| stdout.flush())
+        .map_err(CliError::Write)
+}
+
 /// The bundled sample: the 100 most-starred GitHub repositories, from the
 /// TOON project's benchmark datasets.
 pub(crate) const SAMPLE: &[u8] = include_bytes!("../data/sample.json");

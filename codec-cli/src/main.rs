@@ -46,6 +46,10 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // `codec render big.json | head`: the reader has all it wanted.
+        Err(error::CliError::Write(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("codec: {e}");
             ExitCode::from(e.exit_code())

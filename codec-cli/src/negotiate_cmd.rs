@@ -7,7 +7,7 @@ use negotiate::{Negotiator, Outcome};
 
 use crate::cli::{CodecOptions, NegotiateArgs};
 use crate::error::CliError;
-use crate::registry;
+use crate::{input, registry};
 
 pub(crate) fn run(args: &NegotiateArgs) -> Result<(), CliError> {
     let (codecs, given) = match &args.offer {
@@ -59,10 +59,12 @@ pub(crate) fn run(args: &NegotiateArgs) -> Result<(), CliError> {
         }
         remaining.retain(|c| c.format() != format);
     }
+    let mut text = String::new();
     for line in chosen {
-        println!("{line}");
+        text.push_str(&line);
+        text.push('\n');
     }
-    Ok(())
+    input::write_stdout(text.as_bytes())
 }
 
 fn build(codecs: &[Arc<dyn Codec>], builtin: bool) -> Result<Negotiator, CliError> {

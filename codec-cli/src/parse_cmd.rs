@@ -1,7 +1,5 @@
 //! `codec parse --table`: a rendered table back to JSON.
 
-use std::io::Write;
-
 use codec_core::{Map, Value};
 
 use crate::cli::ParseArgs;
@@ -40,8 +38,5 @@ pub(crate) fn run(args: &ParseArgs) -> Result<(), CliError> {
             source,
         })?;
     body.push(b'\n');
-    std::io::stdout()
-        .lock()
-        .write_all(&body)
-        .map_err(CliError::Write)
+    input::write_stdout(&body)
 }

@@ -1,7 +1,5 @@
 //! `codec render`: JSON in, the encoded body out.
 
-use std::io::Write;
-
 use codec_core::{Codec, Value};
 use negotiate::Outcome;
 
@@ -50,13 +48,14 @@ pub(crate) fn run(args: &RenderArgs) -> Result<(), CliError> {
             .clone(),
     };
 
-    let body = encode(codec.as_ref(), &value)?;
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_all(&body).map_err(CliError::Write)?;
+    let mut body = encode(codec.as_ref(), &value)?;
+    let encoded_len = body.len();
+    // A final newline for the terminal, unless the body has one.
     if !body.ends_with(b"\n") && !body.is_empty() {
-        stdout.write_all(b"\n").map_err(CliError::Write)?;
+        body.push(b'\n');
     }
-    stdout.flush().map_err(CliError::Write)?;
+    input::write_stdout(&body)?;
+    body.truncate(encoded_len);
 
     if args.sample {
         eprintln!("{}", comparison(&value, codec.format(), &body)?);

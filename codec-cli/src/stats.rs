@@ -63,6 +63,5 @@ pub(crate) fn run(args: &StatsArgs) -> Result<(), CliError> {
     }
     // The report is itself a table of uniform objects: our own markdown.
     let body = encode(&codec_md::MarkdownCodec::new(), &Value::Array(rows))?;
-    print!("{}", String::from_utf8_lossy(&body));
-    Ok(())
+    input::write_stdout(&body)
 }
