@@ -335,3 +335,32 @@ fn serve_over_real_http() {
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(0));
 }
+
+#[test]
+fn a_reader_that_stops_early_is_not_an_error() {
+    // About 2 MB of markdown: far more than a pipe buffer holds.
+    let mut rows = b"[".to_vec();
+    for i in 0..40_000 {
+        if i > 0 {
+            rows.push(b',');
+        }
+        rows.extend_from_slice(format!(r#"{{"id":{i},"name":"row number {i}"}}"#).as_bytes());
+    }
+    rows.push(b']');
+    let dir = temp_dir("pipe");
+    let path = dir.join("big.json");
+    std::fs::write(&path, &rows).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_codec"))
+        .args(["render", path.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut head = [0u8; 16];
+    child.stdout.take().unwrap().read_exact(&mut head).unwrap();
+    // The read end is dropped here, as `| head -c 16` would.
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(&head, b"|id|name|\n|---|-");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
