@@ -17,6 +17,17 @@
 //! - [`Quality`]: a `q` weight, exact in thousandths.
 //! - [`EmptyAccept`], [`NothingAcceptable`], [`TieBreak`]: the policies.
 //! - [`BuildError`]: why a builder's settings were rejected.
+#![cfg_attr(
+    feature = "http",
+    doc = "- [`vary_accept`] (feature `http`): adds `Accept` to a response's `Vary`; \
+           [`Negotiator::respond`] builds a whole `http::Response`."
+)]
+#![cfg_attr(
+    feature = "axum",
+    doc = "- [`Negotiated`], [`NegotiateLayer`] and its [`NegotiateService`] (feature \
+           `axum`): a handler returns `Negotiated(data)` and the layer runs the negotiated \
+           codec."
+)]
 //!
 //! # Design
 //!
@@ -88,14 +99,22 @@
 #![deny(missing_docs)]
 
 mod accept;
+#[cfg(feature = "axum")]
+mod axum_layer;
 mod negotiator;
 mod overrides;
 mod quality;
 mod ranking;
+#[cfg(feature = "http")]
+mod respond;
 
 pub use accept::{MAX_ELEMENTS, MAX_PARAMS};
+#[cfg(feature = "axum")]
+pub use axum_layer::{NegotiateLayer, NegotiateService, Negotiated};
 pub use negotiator::{
     BuildError, EmptyAccept, Negotiator, NegotiatorBuilder, NotAcceptable, NothingAcceptable,
     Outcome, Selection, Source, TieBreak, UnknownFormat,
 };
 pub use quality::Quality;
+#[cfg(feature = "http")]
+pub use respond::vary_accept;

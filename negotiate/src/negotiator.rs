@@ -339,8 +339,30 @@ impl Negotiator {
         }
     }
 
-    fn not_acceptable(&self) -> NotAcceptable<'_> {
+    pub(crate) fn not_acceptable(&self) -> NotAcceptable<'_> {
         NotAcceptable { negotiator: self }
+    }
+
+    #[cfg(feature = "http")]
+    pub(crate) fn offer(&self, offer: usize) -> &Offer {
+        &self.offers[offer]
+    }
+
+    /// Rebuilds a selection from its parts, for a decision carried across
+    /// an `await`.
+    #[cfg(feature = "axum")]
+    pub(crate) fn selection(
+        &self,
+        offer: usize,
+        quality: Quality,
+        source: Source,
+    ) -> Selection<'_> {
+        Selection {
+            negotiator: self,
+            offer,
+            quality,
+            source,
+        }
     }
 
     fn unknown_format(&self, param: &str, value: &str) -> UnknownFormat {
@@ -626,6 +648,16 @@ impl<'n> Selection<'n> {
     /// What chose this codec.
     pub fn source(&self) -> Source {
         self.source
+    }
+
+    #[cfg(feature = "http")]
+    pub(crate) fn negotiator(&self) -> &'n Negotiator {
+        self.negotiator
+    }
+
+    #[cfg(feature = "http")]
+    pub(crate) fn offer_index(&self) -> usize {
+        self.offer
     }
 }
 

@@ -23,6 +23,10 @@ pub(crate) struct Offer {
     /// The `Content-Type` sent: the media type, with `charset=utf-8` added
     /// to `text/*` types that have no charset.
     pub(crate) content_type: MediaType,
+    /// `content_type` as a header value, so responses do not re-validate
+    /// it.
+    #[cfg(feature = "http")]
+    pub(crate) header: http::HeaderValue,
     /// The parameters a range's parameters must be a subset of: those of
     /// `content_type`, plus the implied `charset=utf-8` of JSON types
     /// (RFC 8259 §8.1), so `application/json;charset=utf-8` matches JSON.
@@ -49,6 +53,9 @@ impl Offer {
         }
         Offer {
             codec,
+            #[cfg(feature = "http")]
+            header: http::HeaderValue::from_str(content_type.as_str())
+                .expect("a media type's canonical text is a valid header value"),
             content_type,
             match_params,
         }

@@ -1,0 +1,217 @@
+//! axum integration (feature `axum`): a handler returns
+//! [`Negotiated(data)`](Negotiated) once and the [`NegotiateLayer`] runs
+//! the codec negotiated for the request.
+//!
+//! `IntoResponse` cannot see the request, so the work is split: the
+//! handler's `Negotiated` stores the data (type-erased, behind an `Arc`) in
+//! the response's extensions, and the layer, which saw the request's
+//! `Accept` and URI on the way in, encodes it on the way out.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use axum::body::Body;
+use axum::http::header::{HeaderValue, CONTENT_LENGTH, CONTENT_TYPE};
+use axum::http::uri::PathAndQuery;
+use axum::http::{Request, Uri};
+use axum::response::{IntoResponse, Response};
+use codec_core::Codec;
+use serde::Serialize;
+use tower_layer::Layer;
+use tower_service::Service;
+
+use crate::{Negotiator, Outcome, Quality, Source, UnknownFormat};
+
+/// A handler's data, to be encoded by the negotiated codec.
+///
+/// Needs a [`NegotiateLayer`] on the route: the layer picks the codec
+/// from the request and encodes the data. A status or headers set around
+/// it (`(StatusCode::CREATED, Negotiated(item))`) are kept; the layer sets
+/// `Content-Type` and adds `Accept` to `Vary`. Without the layer the
+/// response is a plain-text reminder that the layer is missing.
+///
+/// ```
+/// use axum::{routing::get, Router};
+/// use negotiate::Negotiated;
+///
+/// async fn items() -> Negotiated<Vec<&'static str>> {
+///     Negotiated(vec!["apple", "pear"])
+/// }
+///
+/// # fn app(negotiator: std::sync::Arc<negotiate::Negotiator>) -> Router {
+/// Router::new()
+///     .route("/items", get(items))
+///     .layer(negotiate::NegotiateLayer::new(negotiator))
+/// # }
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Negotiated<T>(pub T);
+
+/// The erased data, carried from the handler to the layer.
+#[derive(Clone)]
+struct Payload(Arc<dyn erased_serde::Serialize + Send + Sync>);
+
+const MISSING_LAYER: &str =
+    "negotiate: this route returns `Negotiated` data but has no `NegotiateLayer`\n";
+
+impl<T: Serialize + Send + Sync + 'static> IntoResponse for Negotiated<T> {
+    fn into_response(self) -> Response {
+        let mut response = Response::new(Body::from(MISSING_LAYER));
+        response.headers_mut().insert(
+            CONTENT_TYPE,
+            HeaderValue::from_static("text/plain; charset=utf-8"),
+        );
+        response.extensions_mut().insert(Payload(Arc::new(self.0)));
+        response
+    }
+}
+
+/// Negotiates every request it wraps and encodes the [`Negotiated`] data
+/// of the response with the chosen codec; responses without such data
+/// pass through untouched.
+///
+/// Apply it with `Router::layer` (or `route_layer`). When the negotiator
+/// reads path extensions, the layer also strips a format extension from
+/// the URI the inner service sees (`/items.md` becomes `/items`); for
+/// routing to see the stripped path too, wrap the whole `Router` in the
+/// layer instead (`NegotiateLayer::new(n).layer(router)`).
+///
+/// The request is negotiated before the handler runs (it is cheap and
+/// allocation-free), but a 406 or 400 replaces the response only when
+/// the handler returned `Negotiated` data: other routes are not subject
+/// to negotiation.
+#[derive(Clone, Debug)]
+pub struct NegotiateLayer {
+    negotiator: Arc<Negotiator>,
+}
+
+impl NegotiateLayer {
+    /// A layer negotiating with `negotiator`.
+    pub fn new(negotiator: Arc<Negotiator>) -> NegotiateLayer {
+        NegotiateLayer { negotiator }
+    }
+}
+
+impl<S> Layer<S> for NegotiateLayer {
+    type Service = NegotiateService<S>;
+
+    fn layer(&self, inner: S) -> NegotiateService<S> {
+        NegotiateService {
+            inner,
+            negotiator: Arc::clone(&self.negotiator),
+        }
+    }
+}
+
+/// The service made by [`NegotiateLayer`].
+#[derive(Clone, Debug)]
+pub struct NegotiateService<S> {
+    inner: S,
+    negotiator: Arc<Negotiator>,
+}
+
+/// A negotiation's result, owned, to carry across the handler's `await`.
+#[derive(Debug)]
+enum Decision {
+    Serve {
+        offer: usize,
+        quality: Quality,
+        source: Source,
+    },
+    NotAcceptable,
+    UnknownFormat(UnknownFormat),
+}
+
+impl Decision {
+    fn new(negotiator: &Negotiator, uri: &Uri, headers: &axum::http::HeaderMap) -> Decision {
+        match negotiator.negotiate_request(uri, headers) {
+            Err(unknown) => Decision::UnknownFormat(unknown),
+            Ok(Outcome::NotAcceptable(_)) => Decision::NotAcceptable,
+            Ok(outcome) => match outcome.selection() {
+                Some(selection) => Decision::Serve {
+                    offer: selection.offer_index(),
+                    quality: selection.quality(),
+                    source: selection.source(),
+                },
+                None => Decision::NotAcceptable,
+            },
+        }
+    }
+}
+
+impl<S, B> Service<Request<B>> for NegotiateService<S>
+where
+    S: Service<Request<B>, Response = Response>,
+    S::Future: Send + 'static,
+{
+    type Response = Response;
+    type Error = S::Error;
+    type Future = Pin<Box<dyn Future<Output = Result<Response, S::Error>> + Send>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, mut request: Request<B>) -> Self::Future {
+        let decision = Decision::new(&self.negotiator, request.uri(), request.headers());
+        if let Some(uri) = strip_extension(&self.negotiator, request.uri()) {
+            *request.uri_mut() = uri;
+        }
+        let negotiator = Arc::clone(&self.negotiator);
+        let response = self.inner.call(request);
+        Box::pin(async move {
+            let mut response = response.await?;
+            let Some(Payload(data)) = response.extensions_mut().remove::<Payload>() else {
+                return Ok(response);
+            };
+            Ok(finish(&negotiator, decision, response, &*data))
+        })
+    }
+}
+
+/// The URI without its format extension, when there is one to strip.
+fn strip_extension(negotiator: &Negotiator, uri: &Uri) -> Option<Uri> {
+    let path = uri.path();
+    let stripped = negotiator.strip_format_extension(path);
+    if stripped.len() == path.len() {
+        return None;
+    }
+    let path_and_query = match uri.query() {
+        Some(query) => format!("{stripped}?{query}"),
+        None => stripped.to_owned(),
+    };
+    let mut parts = uri.clone().into_parts();
+    parts.path_and_query = Some(PathAndQuery::try_from(path_and_query).ok()?);
+    Uri::from_parts(parts).ok()
+}
+
+fn finish(
+    negotiator: &Negotiator,
+    decision: Decision,
+    response: Response,
+    data: &(dyn erased_serde::Serialize + Send + Sync),
+) -> Response {
+    match decision {
+        Decision::UnknownFormat(unknown) => unknown.to_response().map(Body::from),
+        Decision::NotAcceptable => negotiator.not_acceptable().to_response().map(Body::from),
+        Decision::Serve {
+            offer,
+            quality,
+            source,
+        } => {
+            let selection = negotiator.selection(offer, quality, source);
+            let mut body = Vec::new();
+            match selection.codec().encode_serialize(data, &mut body) {
+                Ok(()) => {
+                    let (mut parts, _) = response.into_parts();
+                    parts.headers.remove(CONTENT_LENGTH);
+                    selection.apply_headers(&mut parts.headers);
+                    Response::from_parts(parts, Body::from(body))
+                }
+                Err(error) => selection.encode_error_response(&error).map(Body::from),
+            }
+        }
+    }
+}
