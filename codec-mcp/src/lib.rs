@@ -16,6 +16,8 @@
 //!   [`Implementation`]: the wire types of a result, hand-written to the
 //!   official schemas; they parse back from bytes with a [`WireError`].
 //! - [`JsonRpcResponse`] and [`RequestId`]: the JSON-RPC 2.0 envelope.
+//! - [`DEFAULT_MAX_TEXT_CHARS`] and [`MAX_VALUE_DEPTH`]: the default text
+//!   limit and how deep a value may nest.
 //!
 //! # Design
 //!
@@ -75,7 +77,7 @@ mod wire;
 
 use std::sync::Arc;
 
-use codec_core::{Codec, EncodeError, Map, MediaType, Value};
+use codec_core::{Codec, EncodeError, Map, MediaType, Value, DEFAULT_MAX_DEPTH};
 use codec_json::JsonCodec;
 use codec_md::MarkdownCodec;
 
@@ -97,6 +99,12 @@ const MEDIA_TYPE: &str = "application/vnd.mcp+json";
 /// uses (Claude Code warns on tool output past 25,000 tokens; a char is
 /// at most a token).
 pub const DEFAULT_MAX_TEXT_CHARS: usize = 25_000;
+
+/// How deep a value may nest: JSON's [`DEFAULT_MAX_DEPTH`] less the three
+/// levels a result can put around it (the result object, the `{"result":
+/// ...}` wrapper and the JSON-RPC envelope), so that every result the codec
+/// builds can be written, in an envelope too.
+pub const MAX_VALUE_DEPTH: usize = DEFAULT_MAX_DEPTH - 3;
 
 /// The text of an error result whose value renders to nothing: the model
 /// must still learn that the call failed.
@@ -374,11 +382,12 @@ impl McpCodec {
 
     /// The successful result for `value`.
     ///
-    /// Fails when the value nests too deep for the text codec, when the text
+    /// Fails when the value nests deeper than [`MAX_VALUE_DEPTH`], when the text
     /// codec writes bytes that are not UTF-8, or when a 2025 peer needs an
     /// object but the tool's object output schema forbids wrapping a value
     /// that is not one ([`EncodeError::Unrepresentable`]).
     pub fn result(&self, value: &Value) -> Result<CallToolResult, EncodeError> {
+        check_depth(value)?;
         let structured = match self.structured {
             StructuredContent::Always => true,
             StructuredContent::WithOutputSchema => self.output_schema.is_some(),
@@ -402,6 +411,7 @@ impl McpCodec {
     /// apply to errors). A value that renders to nothing gets a generic
     /// text, so the model still learns of the failure.
     pub fn error_result(&self, value: &Value) -> Result<CallToolResult, EncodeError> {
+        check_depth(value)?;
         let structured = if self.structured_errors && self.structured != StructuredContent::Never {
             Some(self.structured_value(value, None)?)
         } else {
@@ -555,6 +565,17 @@ impl Codec for McpCodec {
         let result = self.result(value)?;
         self.write_result(result, out)
     }
+}
+
+/// Rejects a value that nests deeper than [`MAX_VALUE_DEPTH`] before any
+/// work is done (`Value::depth` is iterative: no stack risk).
+fn check_depth(value: &Value) -> Result<(), EncodeError> {
+    if value.depth() > MAX_VALUE_DEPTH {
+        return Err(EncodeError::DepthLimit {
+            limit: MAX_VALUE_DEPTH,
+        });
+    }
+    Ok(())
 }
 
 /// A text codec's output as a `String`: MCP text is JSON strings, so other
