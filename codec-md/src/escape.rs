@@ -201,6 +201,10 @@ fn write_line(out: &mut Vec<u8>, pieces: &[Piece<'_>], context: Context, line_st
     plan.underscore |= underscore_runs >= 2;
     backtick_runs.sort_unstable();
     plan.backtick |= backtick_runs.windows(2).any(|w| w[0] == w[1]);
+    // Escaping a line's first backtick shortens its run, which could then
+    // pair with a shorter one: escape them all.
+    plan.backtick |=
+        line_start && matches!(pieces.first(), Some(Piece::Str(s)) if s.starts_with('`'));
 
     let start = out.len();
     let changed = write_pieces(out, pieces, &plan);
@@ -440,6 +444,7 @@ mod tests {
             ("2024-01-01", "2024-01-01"),
             ("<div", "\\<div"),
             ("> quote", "\\> quote"),
+            ("````a```", "\\`\\`\\`\\`a\\`\\`\\`"),
         ];
         for (input, expected) in cases {
             let mut out = Vec::new();

@@ -134,6 +134,7 @@ fn decided_cases_keep_their_structure() {
         "-0.0",
         r#""\u0000""#,
         r#""1) x""#,
+        r#""````- **x**: ```""#,
         r#""    indented""#,
     ];
     for case in cases {
@@ -228,7 +229,10 @@ fn value() -> impl Strategy<Value = Value> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    // 256 cases keep CI fast; PROPTEST_CASES=100000 searches harder.
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(256)
+    ))]
 
     #[test]
     fn random_values_keep_their_structure(value in value()) {
