@@ -95,9 +95,10 @@ use crate::wire::SERVER_INFO_KEY;
 /// The default media type.
 const MEDIA_TYPE: &str = "application/vnd.mcp+json";
 
-/// The default limit of the text block, in chars: what agent guidance
-/// uses (Claude Code warns on tool output past 25,000 tokens; a char is
-/// at most a token).
+/// The default limit of the text block, in chars: the number agent
+/// guidance uses (Claude Code caps MCP tool output at 25,000 tokens by
+/// default). Counted in chars it is the stricter cap: a token of English
+/// text or markdown is usually several chars.
 pub const DEFAULT_MAX_TEXT_CHARS: usize = 25_000;
 
 /// How deep a value may nest: JSON's [`DEFAULT_MAX_DEPTH`] less the three

@@ -303,3 +303,58 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod proptests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// Text made of the characters the cut treats specially, and some
+    /// multi-byte ones.
+    fn markdownish() -> impl Strategy<Value = String> {
+        proptest::collection::vec(
+            prop_oneof![
+                Just("\n".to_owned()),
+                Just("|".to_owned()),
+                Just("|---|".to_owned()),
+                Just("```".to_owned()),
+                Just("~~~~".to_owned()),
+                Just("&#123;".to_owned()),
+                Just("\\".to_owned()),
+                Just(" ".to_owned()),
+                Just("é".to_owned()),
+                Just("😀".to_owned()),
+                "[a-z]{1,12}",
+            ],
+            0..400,
+        )
+        .prop_map(|parts| parts.concat())
+    }
+
+    proptest! {
+        #[test]
+        fn cuts_are_prefixes_within_the_limit(text in markdownish(), max in 0usize..1200) {
+            let total = text.chars().count();
+            let out = truncate(text.clone(), max);
+            if total <= max {
+                prop_assert_eq!(out, text);
+                return Ok(());
+            }
+            let note_at = out.find("[Truncated: showing the first").expect("a note");
+            let kept = out[..note_at].trim_end_matches('\n');
+            // The kept part is a prefix of the input, or one that ends in an
+            // open fence followed by the fence the cut added to close it.
+            if !text.starts_with(kept) {
+                let (head, fence) = kept.rsplit_once('\n').expect("a closing fence");
+                prop_assert!(text.starts_with(head), "{:?} is not a prefix", head);
+                prop_assert_eq!(open_fence(head), Some(fence.to_owned()));
+            }
+            prop_assert!(open_fence(kept).is_none(), "a fence left open: {:?}", kept);
+            let reserve = note(total, total, total).chars().count() + 2;
+            if max >= reserve + 16 {
+                prop_assert!(out.chars().count() <= max, "{} > {}", out.chars().count(), max);
+            }
+        }
+    }
+}
