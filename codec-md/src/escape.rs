@@ -64,12 +64,29 @@ fn is_plain(s: &str, line_start: bool) -> bool {
     first != b' '
         && last != b' '
         && !(line_start && (first.is_ascii_punctuation() || first.is_ascii_digit()))
-        && !bytes.iter().any(|&b| SPECIAL[b as usize])
+        && !bytes
+            .iter()
+            .enumerate()
+            .any(|(i, &b)| SPECIAL[b as usize] && !(b == b'_' && is_intraword(bytes, i)))
+}
+
+/// Whether the `_` at `i` sits between two ASCII alphanumerics (`a_b`): it
+/// can neither open nor close emphasis, in any context (R5).
+fn is_intraword(bytes: &[u8], i: usize) -> bool {
+    i > 0
+        && bytes[i - 1].is_ascii_alphanumeric()
+        && bytes.get(i + 1).is_some_and(u8::is_ascii_alphanumeric)
 }
 
 /// Writes `s` in `context`.
 pub(crate) fn write_str(out: &mut Vec<u8>, s: &str, context: Context) {
-    if !context.strict() && is_plain(s, false) {
+    // Strict contexts also neutralize every autolink trigger (R12).
+    let plain = is_plain(s, false)
+        && !(context.strict()
+            && s.bytes()
+                .enumerate()
+                .any(|(i, b)| matches!(b, b':' | b'.') && url_trigger(s.as_bytes(), i)));
+    if plain {
         out.extend_from_slice(s.as_bytes());
         return;
     }

@@ -168,9 +168,11 @@ impl Renderer<'_> {
         I: Iterator<Item = (Label<'v>, &'v Value)> + Clone,
     {
         let mut listed = false;
+        let mut sections = 0;
         for (label, value) in entries.clone() {
             let layout = layout(label, value);
             if matches!(layout, Layout::Section) {
+                sections += 1;
                 continue;
             }
             if !listed {
@@ -178,6 +180,9 @@ impl Renderer<'_> {
                 listed = true;
             }
             self.item(label, value, layout, siblings, depth + 1)?;
+        }
+        if sections == 0 {
+            return Ok(());
         }
         for (label, value) in entries {
             if matches!(layout(label, value), Layout::Section) {
@@ -350,13 +355,11 @@ fn elements(items: &[Value]) -> impl Iterator<Item = (Label<'_>, &Value)> + Clon
 
 fn layout<'v>(label: Label<'_>, value: &'v Value) -> Layout<'v> {
     match value {
-        Value::String(s) if fence_eligible(s) => {
-            let code_key = matches!(label, Label::Key(key) if is_code_key(key));
-            if code_key || s.contains('\n') {
-                Layout::Fenced(s)
-            } else {
-                Layout::Inline
-            }
+        Value::String(s)
+            if (s.contains('\n') || matches!(label, Label::Key(key) if is_code_key(key)))
+                && fence_eligible(s) =>
+        {
+            Layout::Fenced(s)
         }
         Value::Array(items) if !items.is_empty() && !is_inline_list(items) => Layout::Section,
         Value::Object(map) if !map.is_empty() => Layout::Section,
