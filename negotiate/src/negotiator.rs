@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use codec_core::{Codec, MediaType};
 
-use crate::accept::{Elements, MAX_ELEMENTS};
+use crate::accept::{Elements, Range, MAX_ELEMENTS};
 use crate::ranking::{winner, Best, Offer, INLINE_OFFERS};
 use crate::{overrides, Quality};
 
@@ -180,15 +180,19 @@ impl Negotiator {
         let mut lines = 0usize;
         let mut elements = 0u32;
         let mut usable = 0u32;
+        let mut range = Range::EMPTY;
         'lines: for line in accept {
             lines += 1;
-            for element in Elements::new(line.as_ref()) {
+            let mut parser = Elements::new(line.as_ref());
+            while let Some(parsed) = parser.next_into(&mut range) {
                 if elements as usize == MAX_ELEMENTS {
                     break 'lines;
                 }
                 let position = elements;
                 elements += 1;
-                let Some(range) = element else { continue };
+                if !parsed {
+                    continue;
+                }
                 usable += 1;
                 for (offer, best) in self.offers.iter().zip(bests.iter_mut()) {
                     if offer.matches(&range) {
