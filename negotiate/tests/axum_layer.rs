@@ -1,0 +1,217 @@
+//! The axum layer in-process: path extensions, kept handler headers and
+//! statuses, encode failures, and a route that forgot the layer.
+
+mod support;
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::header::{CONTENT_TYPE, VARY};
+use axum::http::{Request, StatusCode};
+use axum::response::Response;
+use axum::routing::get;
+use axum::Router;
+use codec_core::{Codec, EncodeError, MediaType, Value};
+use negotiate::{NegotiateLayer, Negotiated, Negotiator};
+use tower_layer::Layer;
+use tower_service::Service;
+
+async fn items() -> Negotiated<Vec<u32>> {
+    Negotiated(vec![1, 2])
+}
+
+async fn with_vary() -> ([(axum::http::HeaderName, &'static str); 1], Negotiated<u32>) {
+    ([(VARY, "Origin")], Negotiated(7))
+}
+
+async fn teapot() -> (StatusCode, Negotiated<&'static str>) {
+    (StatusCode::IM_A_TEAPOT, Negotiated("short and stout"))
+}
+
+fn routes() -> Router {
+    Router::new()
+        .route("/items", get(items))
+        .route("/vary", get(with_vary))
+        .route("/teapot", get(teapot))
+}
+
+/// Sends one request through `service`; returns status, Content-Type,
+/// Vary and body.
+fn send<S>(service: &mut S, target: &str, accept: Option<&str>) -> (u16, String, String, String)
+where
+    S: Service<Request<Body>, Response = Response>,
+    S::Error: std::fmt::Debug,
+{
+    let mut request = Request::get(target);
+    if let Some(accept) = accept {
+        request = request.header("accept", accept);
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        std::future::poll_fn(|cx| service.poll_ready(cx))
+            .await
+            .unwrap();
+        let response = service
+            .call(request.body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        let header = |name| {
+            response
+                .headers()
+                .get_all(name)
+                .iter()
+                .map(|v| v.to_str().unwrap())
+                .collect::<Vec<_>>()
+                .join("|")
+        };
+        let (status, content_type, vary) = (
+            response.status().as_u16(),
+            header(CONTENT_TYPE),
+            header(VARY),
+        );
+        let body = axum::body::to_bytes(response.into_body(), 1 << 20)
+            .await
+            .unwrap();
+        (
+            status,
+            content_type,
+            vary,
+            String::from_utf8(body.to_vec()).unwrap(),
+        )
+    })
+}
+
+#[test]
+fn around_the_router_path_extensions_route_and_negotiate() {
+    let negotiator = Arc::new(support::builder().path_extension(true).build().unwrap());
+    let mut service = NegotiateLayer::new(negotiator).layer(routes());
+    let md = "text/markdown; charset=utf-8; variant=GFM";
+    // (target, Accept, status, Content-Type, Vary, body)
+    type Case<'a> = (&'a str, Option<&'a str>, u16, &'a str, &'a str, &'a str);
+    let cases: &[Case<'_>] = &[
+        (
+            "/items",
+            None,
+            200,
+            "application/json",
+            "Accept",
+            "json:[1,2]",
+        ),
+        ("/items.md", None, 200, md, "Accept", "md:[1,2]"),
+        (
+            "/items.md?x=1",
+            Some("application/json"),
+            200,
+            md,
+            "Accept",
+            "md:[1,2]",
+        ),
+        (
+            "/items.json",
+            Some("text/markdown"),
+            200,
+            "application/json",
+            "Accept",
+            "json:[1,2]",
+        ),
+        // Not a registered format: the path is left alone, and not found.
+        ("/items.csv", None, 404, "", "", ""),
+        (
+            "/vary",
+            Some("text/markdown"),
+            200,
+            md,
+            "Origin, Accept",
+            "md:7",
+        ),
+        (
+            "/teapot",
+            None,
+            418,
+            "application/json",
+            "Accept",
+            "json:\"short and stout\"",
+        ),
+        (
+            "/teapot",
+            Some("image/png"),
+            406,
+            "text/plain; charset=utf-8",
+            "Accept",
+            "",
+        ),
+    ];
+    for (target, accept, status, content_type, vary, body) in cases {
+        let got = send(&mut service, target, *accept);
+        let label = format!("{target} {accept:?}: {got:?}");
+        assert_eq!(got.0, *status, "{label}");
+        assert_eq!(got.1, *content_type, "{label}");
+        assert_eq!(got.2, *vary, "{label}");
+        if *status != 406 {
+            assert_eq!(got.3, *body, "{label}");
+        } else {
+            assert!(got.3.starts_with("406 Not Acceptable"), "{label}");
+        }
+    }
+}
+
+#[test]
+fn as_a_router_layer_paths_route_first() {
+    let negotiator = Arc::new(support::builder().path_extension(true).build().unwrap());
+    let mut service = routes().layer(NegotiateLayer::new(negotiator));
+    assert_eq!(
+        send(&mut service, "/items", Some("text/markdown")).3,
+        "md:[1,2]"
+    );
+    // Routing ran before the layer: `/items.md` is not a route.
+    assert_eq!(send(&mut service, "/items.md", None).0, 404);
+}
+
+/// A codec that cannot encode anything.
+struct Broken(MediaType);
+
+impl Codec for Broken {
+    fn format(&self) -> &str {
+        "broken"
+    }
+
+    fn media_type(&self) -> &MediaType {
+        &self.0
+    }
+
+    fn encode_value(&self, _: &Value, _: &mut Vec<u8>) -> Result<(), EncodeError> {
+        Err(EncodeError::DepthLimit { limit: 0 })
+    }
+}
+
+#[test]
+fn an_encode_failure_is_a_500_naming_the_codec() {
+    let negotiator = Negotiator::builder()
+        .codec(Arc::new(Broken(MediaType::from_static("text/plain"))))
+        .build()
+        .unwrap();
+    let mut service = routes().layer(NegotiateLayer::new(Arc::new(negotiator)));
+    let (status, content_type, vary, body) = send(&mut service, "/items", None);
+    assert_eq!(status, 500);
+    assert_eq!(content_type, "text/plain; charset=utf-8");
+    assert_eq!(vary, "Accept");
+    assert_eq!(
+        body,
+        "500 Internal Server Error: cannot encode the response as broken: \
+         value nests deeper than the limit of 0\n"
+    );
+}
+
+#[test]
+fn without_the_layer_the_response_says_so() {
+    let mut service = routes();
+    let (status, content_type, _, body) = send(&mut service, "/items", None);
+    assert_eq!(status, 200);
+    assert_eq!(content_type, "text/plain; charset=utf-8");
+    assert_eq!(
+        body,
+        "negotiate: this route returns `Negotiated` data but has no `NegotiateLayer`\n"
+    );
+}
