@@ -48,7 +48,9 @@
 //!
 //! This crate depends on the `Codec` trait only, never on a concrete
 //! codec; it does not encode anything itself except through the codec it
-//! selects.
+//! selects. It is not a web framework and negotiates media types only:
+//! `Accept-Charset`, `Accept-Encoding` and `Accept-Language` are out of
+//! its scope (every codec writes UTF-8).
 //!
 //! # Example
 //!

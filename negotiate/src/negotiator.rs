@@ -154,9 +154,19 @@ impl Negotiator {
     /// `headers.get_all(ACCEPT)` from the `http` crate.
     ///
     /// A type's quality is the `q` of the most specific range that
-    /// matches it; offers are ranked by quality, then by the specificity
-    /// of that range, then by the [`TieBreak`] rule, then by the server's
-    /// order. At most [`MAX_ELEMENTS`] elements are read.
+    /// matches it (`type/subtype` beats `type/*` beats `*/*`, and more
+    /// parameters beat fewer); when equally specific ranges match (a
+    /// duplicated `text/plain, text/plain;q=0`), the lowest `q` counts, so
+    /// an exclusion is never outvoted. A range matches when its type and
+    /// subtype are equal or wildcards (ASCII case ignored) and each of its
+    /// parameters is one of the offer's (`charset` and `variant` values
+    /// compared without regard to case, others exactly; JSON types have
+    /// an implied `charset=utf-8`).
+    ///
+    /// Offers with a non-zero quality are ranked by quality, then by the
+    /// specificity of their deciding range, then by the [`TieBreak`] rule,
+    /// then by the server's order. At most [`MAX_ELEMENTS`] elements are
+    /// read, and [`MAX_PARAMS`](crate::MAX_PARAMS) parameters per element.
     pub fn negotiate<'h, I, V>(&self, accept: I) -> Outcome<'_>
     where
         I: IntoIterator<Item = &'h V>,
@@ -240,7 +250,9 @@ impl Negotiator {
     /// is on and the extension is a registered format), then `Accept`. An
     /// override wins even over a `q=0` in `Accept`: it is an explicit
     /// request for that format. Format names compare without regard to
-    /// ASCII case.
+    /// ASCII case. The query value is taken as written, without
+    /// percent-decoding (format names are plain tokens), and the first
+    /// occurrence of the parameter counts.
     ///
     /// # Errors
     ///

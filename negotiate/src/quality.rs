@@ -7,11 +7,27 @@ use std::fmt;
 /// specific `Accept` range that matched it (RFC 9110 §12.4.2).
 ///
 /// Valid weights are stored exactly, in thousandths (`q=0.333` is 333, not
-/// a float). A malformed weight (`q=abc`, `q=1.5`, `q=.5`, `q=0.1234`) is
-/// kept as its own value, [`Quality::MALFORMED`], which orders below every
-/// valid non-zero weight and above zero: the client did list the type, so
-/// it stays acceptable, but it can never outrank a type given a valid
-/// weight, and it is never read as `1`. Ordering follows preference:
+/// a float). A malformed weight is kept as its own value,
+/// [`Quality::MALFORMED`], which orders below every valid non-zero weight
+/// and above zero: the client did list the type, so it stays acceptable,
+/// but it can never outrank a type given a valid weight, and it is never
+/// read as `1`. What each form of `q=` is read as:
+///
+/// | `q=` | read as | why |
+/// |---|---|---|
+/// | `0`, `0.`, `0.5`, `0.333`, `1`, `1.`, `1.000` | exactly that | RFC 9110's `qvalue` |
+/// | `0.0000` (more zeros than three) | 0 | still plainly "not acceptable" |
+/// | `0.0001`, `0.9999`, `1.0000` (more than three decimals) | malformed | truncating could turn `0.0001` into an exclusion, rounding `0.9999` into 1 |
+/// | `1.5`, `2`, `10` (above 1) | malformed | never outranks a valid weight |
+/// | `.5`, `-1`, `+1`, `1e0`, `abc`, `00`, `inf` | malformed | |
+/// | `"0.5"` (quoted), `q=` (empty), `0.5@` | malformed | the element still counts |
+///
+/// A malformed weight keeps its range: dropping the range instead would
+/// let a wildcard's weight apply (`text/markdown;q=2, */*` would give
+/// markdown 1 through `*/*`). Only a second `q` on one range is ignored
+/// (with every parameter after the first `q`).
+///
+/// Ordering follows preference:
 ///
 /// ```
 /// use negotiate::Quality;
@@ -22,6 +38,7 @@ use std::fmt;
 /// assert!(half < Quality::ONE);
 /// assert_eq!(half.to_string(), "0.5");
 /// assert!(!Quality::ZERO.is_acceptable());
+/// assert!(Quality::MALFORMED.is_acceptable());
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Quality(

@@ -635,3 +635,21 @@ fn exposes_its_settings() {
         ]
     );
 }
+
+#[test]
+fn shares_across_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Negotiator>();
+    send_sync::<Outcome<'static>>();
+    send_sync::<negotiate::UnknownFormat>();
+    send_sync::<BuildError>();
+    let negotiator = std::sync::Arc::new(support::standard());
+    let worker = {
+        let negotiator = std::sync::Arc::clone(&negotiator);
+        std::thread::spawn(move || {
+            let outcome = negotiator.negotiate(Some(support::CURSOR));
+            outcome.selection().unwrap().format().to_owned()
+        })
+    };
+    assert_eq!(worker.join().unwrap(), "md");
+}
