@@ -6,19 +6,7 @@ use codec_core::MediaType;
 use negotiate::{
     BuildError, EmptyAccept, Negotiator, NothingAcceptable, Outcome, Quality, Source, TieBreak,
 };
-use support::{Stub, CLAUDE_CODE, CURL, CURSOR, FIREFOX, MCP_CLIENT, OPENCODE};
-
-/// The outcome as one line: `format content-type q=Q`, `default format`,
-/// `fallback format` or `406`.
-fn describe(outcome: Outcome<'_>) -> String {
-    match outcome {
-        Outcome::Selected(s) => format!("{} {} q={}", s.format(), s.content_type(), s.quality()),
-        Outcome::NoPreference(s) => format!("default {}", s.format()),
-        Outcome::Fallback(s) => format!("fallback {}", s.format()),
-        Outcome::NotAcceptable(_) => "406".to_owned(),
-        _ => unreachable!("a new outcome"),
-    }
-}
+use support::{describe, Stub, CLAUDE_CODE, CURL, CURSOR, FIREFOX, MCP_CLIENT, OPENCODE};
 
 fn run(negotiator: &Negotiator, cases: &[(&[&str], &str)]) {
     for (lines, expected) in cases {

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use codec_core::{Codec, EncodeError, MediaType, Value};
-use negotiate::{Negotiator, NegotiatorBuilder};
+use negotiate::{Negotiator, NegotiatorBuilder, Outcome};
 
 /// A codec with a given format name and media type; it writes
 /// `format:` followed by the value's JSON.
@@ -77,3 +77,15 @@ pub const MCP_CLIENT: &str = "application/json, text/event-stream";
 pub const CURL: &str = "*/*";
 pub const FIREFOX: &str =
     "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8";
+
+/// The outcome as one line: `FORMAT CONTENT-TYPE q=Q`, `default FORMAT`,
+/// `fallback FORMAT` or `406`.
+pub fn describe(outcome: Outcome<'_>) -> String {
+    match outcome {
+        Outcome::Selected(s) => format!("{} {} q={}", s.format(), s.content_type(), s.quality()),
+        Outcome::NoPreference(s) => format!("default {}", s.format()),
+        Outcome::Fallback(s) => format!("fallback {}", s.format()),
+        Outcome::NotAcceptable(_) => "406".to_owned(),
+        _ => unreachable!("a new outcome"),
+    }
+}
