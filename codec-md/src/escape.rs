@@ -90,7 +90,7 @@ pub(crate) fn write_str(out: &mut Vec<u8>, s: &str, context: Context) {
         out.extend_from_slice(s.as_bytes());
         return;
     }
-    write_line(out, &[Piece::Str(s)], context, false);
+    write_line(out, Line::One(s), context, false);
 }
 
 /// Writes `s` as the whole of a paragraph line: the value rules, plus a
@@ -101,7 +101,7 @@ pub(crate) fn write_paragraph(out: &mut Vec<u8>, s: &str) {
         out.extend_from_slice(s.as_bytes());
         return;
     }
-    write_line(out, &[Piece::Str(s)], Context::Value, true);
+    write_line(out, Line::One(s), Context::Value, true);
 }
 
 /// Writes scalars as an inline list, `a, b, c`. The strings are escaped as
@@ -121,14 +121,7 @@ pub(crate) fn write_list(out: &mut Vec<u8>, items: &[Value], line_start: bool) {
         }
         return;
     }
-    let pieces: Vec<Piece<'_>> = items
-        .iter()
-        .map(|item| match item {
-            Value::String(s) => Piece::Str(s),
-            other => Piece::Scalar(other),
-        })
-        .collect();
-    write_line(out, &pieces, Context::Value, line_start);
+    write_line(out, Line::List(items), Context::Value, line_start);
 }
 
 /// Writes a scalar that needs no escaping: a number's exact text, `true`,
@@ -143,12 +136,26 @@ fn write_scalar_raw(out: &mut Vec<u8>, value: &Value) {
     }
 }
 
-/// One item of an inline line. Only strings are escaped: the text of
-/// numbers, bools and null has no markdown meaning.
+/// The text of an inline line: one string, or the items of an inline
+/// list joined by `, `. Only strings are escaped: the text of numbers,
+/// bools and null has no markdown meaning.
 #[derive(Debug, Clone, Copy)]
-enum Piece<'a> {
-    Str(&'a str),
-    Scalar(&'a Value),
+enum Line<'a> {
+    One(&'a str),
+    List(&'a [Value]),
+}
+
+impl<'a> Line<'a> {
+    /// Each item's string, `None` for the other scalars.
+    fn strings(self) -> impl Iterator<Item = Option<&'a str>> {
+        let (one, items) = match self {
+            Line::One(s) => (Some(s), &[][..]),
+            Line::List(items) => (None, items),
+        };
+        one.map(Some)
+            .into_iter()
+            .chain(items.iter().map(Value::as_str))
+    }
 }
 
 /// A position in a line: (piece, byte offset).
@@ -176,7 +183,7 @@ struct Plan {
     urls: bool,
 }
 
-fn write_line(out: &mut Vec<u8>, pieces: &[Piece<'_>], context: Context, line_start: bool) {
+fn write_line(out: &mut Vec<u8>, line: Line<'_>, context: Context, line_start: bool) {
     let mut plan = Plan {
         context,
         line_start,
@@ -192,9 +199,12 @@ fn write_line(out: &mut Vec<u8>, pieces: &[Piece<'_>], context: Context, line_st
     let mut star_runs = 0;
     let mut tilde_runs = 0;
     let mut underscore_runs = 0;
-    let mut backtick_runs: Vec<usize> = Vec::new();
-    for (index, piece) in pieces.iter().enumerate() {
-        let Piece::Str(s) = piece else { continue };
+    // Backtick run lengths seen: a bit per short length, a list of the
+    // long ones (each takes over 64 bytes, so the list stays small).
+    let mut short_runs = 0u64;
+    let mut long_runs: Vec<usize> = Vec::new();
+    for (index, piece) in line.strings().enumerate() {
+        let Some(s) = piece else { continue };
         let bytes = s.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
@@ -204,7 +214,17 @@ fn write_line(out: &mut Vec<u8>, pieces: &[Piece<'_>], context: Context, line_st
                 b'*' => star_runs += 1,
                 b'~' => tilde_runs += 1,
                 b'_' => underscore_runs += 1,
-                b'`' => backtick_runs.push(run),
+                b'`' if !plan.backtick => {
+                    plan.backtick = if run < 64 {
+                        let seen = short_runs & (1 << run) != 0;
+                        short_runs |= 1 << run;
+                        seen
+                    } else {
+                        let seen = long_runs.contains(&run);
+                        long_runs.push(run);
+                        seen
+                    };
+                }
                 b']' if bytes.get(i + 1) == Some(&b'(') => plan.link_close = Some((index, i)),
                 b'>' => plan.tag_close = Some((index, i + run - 1)),
                 b':' | b'.' => plan.has_url |= url_trigger(bytes, i),
@@ -216,34 +236,36 @@ fn write_line(out: &mut Vec<u8>, pieces: &[Piece<'_>], context: Context, line_st
     plan.star |= star_runs >= 2;
     plan.tilde |= tilde_runs >= 2;
     plan.underscore |= underscore_runs >= 2;
-    backtick_runs.sort_unstable();
-    plan.backtick |= backtick_runs.windows(2).any(|w| w[0] == w[1]);
     // Escaping a line's first backtick shortens its run, which could then
     // pair with a shorter one: escape them all.
     plan.backtick |=
-        line_start && matches!(pieces.first(), Some(Piece::Str(s)) if s.starts_with('`'));
+        line_start && matches!(line.strings().next(), Some(Some(s)) if s.starts_with('`'));
 
     let start = out.len();
-    let changed = write_pieces(out, pieces, &plan);
+    let changed = write_pieces(out, line, &plan);
     if changed && plan.has_url && !plan.urls {
         // R12: escapes inside a bare URL would show up in its link text, so
         // once anything was escaped, no URL may autolink.
         out.truncate(start);
         plan.urls = true;
-        write_pieces(out, pieces, &plan);
+        write_pieces(out, line, &plan);
     }
 }
 
 /// Writes the pieces joined by `, `; returns whether anything was escaped.
-fn write_pieces(out: &mut Vec<u8>, pieces: &[Piece<'_>], plan: &Plan) -> bool {
+fn write_pieces(out: &mut Vec<u8>, line: Line<'_>, plan: &Plan) -> bool {
+    let items = match line {
+        Line::One(s) => return write_escaped(out, s, 0, plan),
+        Line::List(items) => items,
+    };
     let mut changed = false;
-    for (index, piece) in pieces.iter().enumerate() {
+    for (index, item) in items.iter().enumerate() {
         if index > 0 {
             out.extend_from_slice(b", ");
         }
-        match piece {
-            Piece::Str(s) => changed |= write_escaped(out, s, index, plan),
-            Piece::Scalar(v) => write_scalar_raw(out, v),
+        match item {
+            Value::String(s) => changed |= write_escaped(out, s, index, plan),
+            other => write_scalar_raw(out, other),
         }
     }
     changed
