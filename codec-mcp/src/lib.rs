@@ -69,6 +69,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod draft;
 mod options;
 mod schema;
 mod truncate;
@@ -77,7 +78,7 @@ mod wire;
 
 use std::sync::Arc;
 
-use codec_core::{Codec, EncodeError, Map, MediaType, Value, DEFAULT_MAX_DEPTH};
+use codec_core::{Codec, EncodeError, MediaType, Value, DEFAULT_MAX_DEPTH};
 use codec_json::JsonCodec;
 use codec_md::MarkdownCodec;
 
@@ -89,7 +90,8 @@ pub use wire::{
     WireError,
 };
 
-use crate::schema::{needs_wrapping, WRAP_KEY};
+use crate::draft::{Draft, Envelope, Structured};
+use crate::schema::needs_wrapping;
 use crate::wire::SERVER_INFO_KEY;
 
 /// The default media type.
@@ -383,23 +385,15 @@ impl McpCodec {
 
     /// The successful result for `value`.
     ///
-    /// Fails when the value nests deeper than [`MAX_VALUE_DEPTH`], when the text
-    /// codec writes bytes that are not UTF-8, or when a 2025 peer needs an
-    /// object but the tool's object output schema forbids wrapping a value
-    /// that is not one ([`EncodeError::Unrepresentable`]).
+    /// Fails when the value nests deeper than [`MAX_VALUE_DEPTH`], when the
+    /// text codec fails or writes bytes that are not UTF-8, or when a 2025
+    /// peer needs an object but the tool's object output schema forbids
+    /// wrapping a value that is not one ([`EncodeError::Unrepresentable`]).
+    ///
+    /// The result owns a copy of the value; [`Codec::encode_value`] and
+    /// [`McpCodec::encode_response`] write the same result without one.
     pub fn result(&self, value: &Value) -> Result<CallToolResult, EncodeError> {
-        check_depth(value)?;
-        let structured = match self.structured {
-            StructuredContent::Always => true,
-            StructuredContent::WithOutputSchema => self.output_schema.is_some(),
-            StructuredContent::Never => false,
-        };
-        let structured = if structured {
-            Some(self.structured_value(value, self.output_schema.as_deref())?)
-        } else {
-            None
-        };
-        self.build_result(value, structured, false)
+        Ok(self.draft(value, false)?.into_result())
     }
 
     /// The result for a tool that ran and failed: `isError: true`, and the
@@ -412,13 +406,7 @@ impl McpCodec {
     /// apply to errors). A value that renders to nothing gets a generic
     /// text, so the model still learns of the failure.
     pub fn error_result(&self, value: &Value) -> Result<CallToolResult, EncodeError> {
-        check_depth(value)?;
-        let structured = if self.structured_errors && self.structured != StructuredContent::Never {
-            Some(self.structured_value(value, None)?)
-        } else {
-            None
-        };
-        self.build_result(value, structured, true)
+        Ok(self.draft(value, true)?.into_result())
     }
 
     /// An error result whose text is `message`, verbatim (cut at the
@@ -430,6 +418,7 @@ impl McpCodec {
             _ => self.limit(message.to_owned()),
         };
         self.finish(vec![ContentBlock::text(text)], None, true)
+            .into_result()
     }
 
     /// Appends the JSON of `result` to `out`, in this codec's layout.
@@ -454,25 +443,79 @@ impl McpCodec {
         Ok(out)
     }
 
+    /// Appends the JSON-RPC 2.0 response carrying the successful result for
+    /// `value` to `out`: what [`McpCodec::result`] and
+    /// [`McpCodec::response_to_vec`] write together, without copying the
+    /// value.
+    pub fn encode_response(
+        &self,
+        id: &RequestId,
+        value: &Value,
+        out: &mut Vec<u8>,
+    ) -> Result<(), EncodeError> {
+        let draft = self.draft(value, false)?;
+        self.json.encode(&Envelope { id, result: &draft }, out)
+    }
+
+    /// The result for `value`, its structured content still borrowed.
+    fn draft<'a>(&self, value: &'a Value, is_error: bool) -> Result<Draft<'a>, EncodeError> {
+        check_depth(value)?;
+        let structured = if is_error {
+            self.structured_errors && self.structured != StructuredContent::Never
+        } else {
+            match self.structured {
+                StructuredContent::Always => true,
+                StructuredContent::WithOutputSchema => self.output_schema.is_some(),
+                StructuredContent::Never => false,
+            }
+        };
+        let structured = if !structured {
+            None
+        } else if is_error {
+            // The output schema describes results, not errors.
+            Some(self.structured(value, None)?)
+        } else {
+            Some(self.structured(value, self.output_schema.as_deref())?)
+        };
+        let mut content = Vec::with_capacity(2);
+        match self.render_text(value)? {
+            Some(text) => content.push(ContentBlock::text(self.limit(text))),
+            None if is_error => content.push(ContentBlock::text(EMPTY_ERROR_TEXT)),
+            None => {}
+        }
+        if self.json_text {
+            let json = match &structured {
+                Some(structured) => JsonCodec::new().to_vec(structured)?,
+                None => JsonCodec::new().value_to_vec(value)?,
+            };
+            let json = utf8(json, "json")?;
+            let duplicate = self.text_format == TextFormat::Json
+                && content.first().and_then(block_text) == Some(json.as_str());
+            if !duplicate {
+                content.push(ContentBlock::text(json));
+            }
+        }
+        Ok(self.finish(content, structured, is_error))
+    }
+
     /// `structuredContent` for `value`: itself, or `{"result": value}`
     /// where the version needs an object. With a declared schema the
     /// schema decides, as it does for the advertised schema; without one
     /// the value does.
-    fn structured_value(
+    fn structured<'a>(
         &self,
-        value: &Value,
+        value: &'a Value,
         schema: Option<&Value>,
-    ) -> Result<Value, EncodeError> {
+    ) -> Result<Structured<'a>, EncodeError> {
         if !self.version.requires_object_structured_content() {
-            return Ok(value.clone());
+            return Ok(Structured::AsIs(value));
         }
         let wrap = match schema {
             Some(schema) => needs_wrapping(schema, self.version),
             None => !matches!(value, Value::Object(_)),
         };
         if wrap {
-            let map: Map = [(WRAP_KEY, value.clone())].into_iter().collect();
-            return Ok(Value::Object(map));
+            return Ok(Structured::Wrapped(value));
         }
         if !matches!(value, Value::Object(_)) {
             return Err(EncodeError::Unrepresentable {
@@ -485,55 +528,30 @@ impl McpCodec {
                 ),
             });
         }
-        Ok(value.clone())
-    }
-
-    fn build_result(
-        &self,
-        value: &Value,
-        structured: Option<Value>,
-        is_error: bool,
-    ) -> Result<CallToolResult, EncodeError> {
-        let mut content = Vec::with_capacity(2);
-        let text = self.render_text(value)?;
-        match text {
-            Some(text) => content.push(ContentBlock::text(self.limit(text))),
-            None if is_error => content.push(ContentBlock::text(EMPTY_ERROR_TEXT)),
-            None => {}
-        }
-        if self.json_text {
-            let json = JsonCodec::new().value_to_vec(structured.as_ref().unwrap_or(value))?;
-            let json = utf8(json, "json")?;
-            let duplicate = self.text_format == TextFormat::Json
-                && content.first().and_then(block_text) == Some(json.as_str());
-            if !duplicate {
-                content.push(ContentBlock::text(json));
-            }
-        }
-        Ok(self.finish(content, structured, is_error))
+        Ok(Structured::AsIs(value))
     }
 
     /// Adds what every result of this version carries.
-    fn finish(
+    fn finish<'a>(
         &self,
         content: Vec<ContentBlock>,
-        structured: Option<Value>,
+        structured: Option<Structured<'a>>,
         is_error: bool,
-    ) -> CallToolResult {
-        let mut result = CallToolResult {
-            content,
-            structured_content: structured,
-            is_error: is_error.then_some(true),
-            ..CallToolResult::default()
-        };
-        if self.version.has_result_type() {
-            result.result_type = Some("complete".to_owned());
-            if let Some(info) = &self.server_info {
-                let meta: Map = [(SERVER_INFO_KEY, info.to_value())].into_iter().collect();
-                result.meta = Some(meta);
+    ) -> Draft<'a> {
+        let latest = self.version.has_result_type();
+        let meta = match &self.server_info {
+            Some(info) if latest => {
+                Some([(SERVER_INFO_KEY, info.to_value())].into_iter().collect())
             }
+            _ => None,
+        };
+        Draft {
+            result_type: latest.then_some("complete"),
+            content,
+            structured,
+            is_error,
+            meta,
         }
-        result
     }
 
     /// The text codec's rendering of `value`, or `None` when it is empty
@@ -562,9 +580,11 @@ impl Codec for McpCodec {
         &self.media_type
     }
 
+    /// Writes the result of [`McpCodec::result`] without copying the
+    /// value.
     fn encode_value(&self, value: &Value, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        let result = self.result(value)?;
-        self.write_result(result, out)
+        let draft = self.draft(value, false)?;
+        self.json.encode(&draft, out)
     }
 }
 

@@ -72,9 +72,11 @@ pub struct TextContent {
     /// The text.
     pub text: String,
     /// `annotations` (audience, priority, lastModified), as sent.
-    pub annotations: Option<Value>,
+    pub annotations: Option<Map>,
     /// `_meta`.
     pub meta: Option<Map>,
+    /// Members this crate does not model, in their order.
+    pub other: Map,
 }
 
 /// Who wrote a result: the `Implementation` of the specification, sent as
@@ -194,13 +196,7 @@ impl CallToolResult {
         if let Some(meta) = self.meta {
             map.insert("_meta", Value::Object(meta));
         }
-        // A hand-built `other` could repeat a modelled key: the modelled
-        // field wins.
-        for (key, value) in self.other {
-            if !map.contains_key(&key) {
-                map.insert(key, value);
-            }
-        }
+        insert_other(&mut map, self.other);
         Value::Object(map)
     }
 
@@ -312,15 +308,15 @@ impl ContentBlock {
                     saw_text = true;
                 }
                 "annotations" => {
-                    expect_object(member, &member_path(path, key))?;
-                    block.annotations = Some(member.clone());
+                    block.annotations =
+                        Some(expect_object(member, &member_path(path, key))?.clone());
                 }
                 "_meta" => {
                     block.meta = Some(expect_object(member, &member_path(path, key))?.clone());
                 }
-                // A text block with members this crate does not know (a
-                // newer revision's): keep it whole rather than drop them.
-                _ => return Ok(ContentBlock::Other(map.clone())),
+                _ => {
+                    block.other.insert(key.clone(), member.clone());
+                }
             }
         }
         if !saw_text {
@@ -340,20 +336,23 @@ impl TextContent {
             text: text.into(),
             annotations: None,
             meta: None,
+            other: Map::new(),
         }
     }
 
-    /// The block as a [`Value`]: `type`, `text`, `annotations`, `_meta`.
+    /// The block as a [`Value`]: `type`, `text`, `annotations`, `_meta`,
+    /// then the members this crate does not model.
     pub fn into_value(self) -> Value {
         let mut map = Map::with_capacity(2);
         map.insert("type", Value::from("text"));
         map.insert("text", Value::String(self.text));
         if let Some(annotations) = self.annotations {
-            map.insert("annotations", annotations);
+            map.insert("annotations", Value::Object(annotations));
         }
         if let Some(meta) = self.meta {
             map.insert("_meta", Value::Object(meta));
         }
+        insert_other(&mut map, self.other);
         Value::Object(map)
     }
 }
@@ -488,6 +487,16 @@ impl JsonRpcResponse {
         let id = RequestId::from_value_at(member("id")?, "$.id")?;
         let result = CallToolResult::from_value_at(member("result")?, "$.result")?;
         Ok(JsonRpcResponse { id, result })
+    }
+}
+
+/// Appends the members a type does not model. A hand-built `other` could
+/// repeat a modelled key: the modelled field wins.
+fn insert_other(map: &mut Map, other: Map) {
+    for (key, value) in other {
+        if !map.contains_key(&key) {
+            map.insert(key, value);
+        }
     }
 }
 
@@ -639,6 +648,26 @@ mod tests {
             let error = JsonRpcResponse::from_slice(json.as_bytes()).unwrap_err();
             assert_eq!(error.to_string(), message, "{json}");
         }
+    }
+
+    #[test]
+    fn text_blocks_keep_unknown_members() {
+        let result = parse(r#"{"content":[{"type":"text","text":"t","newField":1}]}"#).unwrap();
+        let ContentBlock::Text(block) = &result.content[0] else {
+            panic!("{result:?}");
+        };
+        assert_eq!(block.text, "t");
+        assert_eq!(block.other.get("newField"), Some(&Value::from(1)));
+        assert_eq!(result.text(), Some("t"));
+        assert_eq!(result.content[0].kind(), "text");
+    }
+
+    #[test]
+    fn other_blocks_are_kept_whole() {
+        let json = r#"{"content":[{"type":"resource_link","uri":"file:///a","name":"a"}]}"#;
+        let result = parse(json).unwrap();
+        assert_eq!(result.content[0].kind(), "resource_link");
+        assert_eq!(result.text(), None);
     }
 
     #[test]

@@ -47,6 +47,7 @@ fn validator_can_fail() {
 /// their text.
 const VALUES: &[&str] = &[
     "null",
+    r#"{"exact": [1.10, -0.0, 1e-7, 12345678901234567890123]}"#,
     "true",
     "0",
     "-1.50",
@@ -62,6 +63,10 @@ const VALUES: &[&str] = &[
     r#"{"diff": "- a\n+ b", "stdout": "ok"}"#,
     r#"[[1, 2], [3]]"#,
 ];
+
+fn utf8(bytes: &[u8]) -> &str {
+    std::str::from_utf8(bytes).unwrap()
+}
 
 fn codecs(version: ProtocolVersion) -> Vec<(&'static str, McpCodec)> {
     let base = || McpCodec::builder().protocol_version(version);
@@ -112,6 +117,19 @@ fn every_result_validates_against_its_version() {
                 let label = format!("{label} / {text}");
                 let ok = codec.to_vec(&value).unwrap();
                 assert_valid(&label, version, "CallToolResult", &common::json(&ok));
+                // The streamed path and the owned result write the same bytes.
+                let mut owned = Vec::new();
+                codec
+                    .write_result(codec.result(&value).unwrap(), &mut owned)
+                    .unwrap();
+                assert_eq!(utf8(&ok), utf8(&owned), "{label}");
+                let mut streamed = Vec::new();
+                let id = RequestId::from(9);
+                codec.encode_response(&id, &value, &mut streamed).unwrap();
+                let owned = codec
+                    .response_to_vec(id, codec.result(&value).unwrap())
+                    .unwrap();
+                assert_eq!(utf8(&streamed), utf8(&owned), "{label}");
 
                 let error = codec.error_result(&value).unwrap();
                 let mut bytes = Vec::new();
