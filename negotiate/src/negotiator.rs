@@ -6,7 +6,7 @@ use std::sync::Arc;
 use codec_core::{Codec, MediaType};
 
 use crate::accept::{Elements, Range, MAX_ELEMENTS};
-use crate::ranking::{winner, Best, Offer, INLINE_OFFERS};
+use crate::ranking::{acceptable, preference, winner, Best, Offer, INLINE_OFFERS};
 use crate::{overrides, Quality};
 
 /// Picks a codec for a request from its `Accept` header and, optionally, a
@@ -29,6 +29,14 @@ pub struct Negotiator {
     tie_break: TieBreak,
     format_param: Option<String>,
     path_extension: bool,
+}
+
+/// What reading the `Accept` lines found.
+struct Scan {
+    /// Field lines: zero when the request has no `Accept`.
+    lines: usize,
+    /// Elements that parsed.
+    usable: u32,
 }
 
 /// What to do with an `Accept` header that is present but lists nothing
@@ -182,17 +190,89 @@ impl Negotiator {
         }
     }
 
-    fn rank<'h, I, V>(&self, accept: I, bests: &mut [Best]) -> Outcome<'_>
+    /// Every offer the client accepts, best first: the order
+    /// [`Negotiator::negotiate`] picks the first of. Overrides are not
+    /// read. Without a usable `Accept`, every codec's own media type with
+    /// [`Quality::ONE`], the default first (none when an empty `Accept`
+    /// is [`EmptyAccept::NotAcceptable`]). Unlike `negotiate`, this
+    /// allocates: it is for tools and diagnostics.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use codec_core::{Codec, EncodeError, MediaType, Value};
+    /// # struct Stub(&'static str, MediaType);
+    /// # impl Codec for Stub {
+    /// #     fn format(&self) -> &str { self.0 }
+    /// #     fn media_type(&self) -> &MediaType { &self.1 }
+    /// #     fn encode_value(&self, _: &Value, _: &mut Vec<u8>) -> Result<(), EncodeError> { Ok(()) }
+    /// # }
+    /// use negotiate::Negotiator;
+    ///
+    /// let negotiator = Negotiator::builder()
+    ///     .codec(Arc::new(Stub("json", MediaType::from_static("application/json"))))
+    ///     .codec(Arc::new(Stub("md", MediaType::from_static("text/markdown"))))
+    ///     .codec(Arc::new(Stub("csv", MediaType::from_static("text/csv"))))
+    ///     .build()
+    ///     .unwrap();
+    /// let ranked = negotiator.ranked(Some("text/*;q=0.5, text/csv;q=0, application/json;q=0.2"));
+    /// let formats: Vec<String> = ranked
+    ///     .iter()
+    ///     .map(|s| format!("{} {}", s.format(), s.quality()))
+    ///     .collect();
+    /// assert_eq!(formats, ["md 0.5", "json 0.2"]);
+    /// ```
+    pub fn ranked<'h, I, V>(&self, accept: I) -> Vec<Selection<'_>>
     where
         I: IntoIterator<Item = &'h V>,
         V: AsRef<[u8]> + ?Sized + 'h,
     {
-        let mut lines = 0usize;
+        let mut bests = vec![Best::NONE; self.offers.len()];
+        let scan = self.scan(accept, &mut bests);
+        if scan.lines == 0 || scan.usable == 0 {
+            if scan.lines > 0 && self.empty_accept == EmptyAccept::NotAcceptable {
+                return Vec::new();
+            }
+            let others = (0..self.codecs.len()).filter(|&i| i != self.default);
+            return std::iter::once(self.default)
+                .chain(others)
+                .map(|offer| Selection {
+                    negotiator: self,
+                    offer,
+                    quality: Quality::ONE,
+                    source: Source::Default,
+                })
+                .collect();
+        }
+        let mut offers: Vec<usize> = (0..bests.len())
+            .filter(|&i| acceptable(&bests[i]))
+            .collect();
+        offers.sort_by(|&a, &b| preference(&bests, b, a, self.tie_break));
+        offers
+            .into_iter()
+            .map(|offer| Selection {
+                negotiator: self,
+                offer,
+                quality: bests[offer].quality,
+                source: Source::Accept,
+            })
+            .collect()
+    }
+
+    /// Reads the `Accept` lines, leaving in `bests` each offer's deciding
+    /// range.
+    fn scan<'h, I, V>(&self, accept: I, bests: &mut [Best]) -> Scan
+    where
+        I: IntoIterator<Item = &'h V>,
+        V: AsRef<[u8]> + ?Sized + 'h,
+    {
+        let mut scan = Scan {
+            lines: 0,
+            usable: 0,
+        };
         let mut elements = 0u32;
-        let mut usable = 0u32;
         let mut range = Range::EMPTY;
         'lines: for line in accept {
-            lines += 1;
+            scan.lines += 1;
             let mut parser = Elements::new(line.as_ref());
             while let Some(parsed) = parser.next_into(&mut range) {
                 if elements as usize == MAX_ELEMENTS {
@@ -203,7 +283,7 @@ impl Negotiator {
                 if !parsed {
                     continue;
                 }
-                usable += 1;
+                scan.usable += 1;
                 for (offer, best) in self.offers.iter().zip(bests.iter_mut()) {
                     if offer.matches(&range) {
                         best.update(&range, position);
@@ -211,6 +291,15 @@ impl Negotiator {
                 }
             }
         }
+        scan
+    }
+
+    fn rank<'h, I, V>(&self, accept: I, bests: &mut [Best]) -> Outcome<'_>
+    where
+        I: IntoIterator<Item = &'h V>,
+        V: AsRef<[u8]> + ?Sized + 'h,
+    {
+        let Scan { lines, usable } = self.scan(accept, bests);
         if lines == 0 {
             return Outcome::NoPreference(self.default_selection());
         }

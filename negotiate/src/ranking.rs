@@ -5,6 +5,8 @@
 //! nothing is collected and nothing is allocated (for up to
 //! [`INLINE_OFFERS`] offers).
 
+use std::cmp::Ordering;
+
 use codec_core::MediaType;
 
 use crate::accept::{Param, Range};
@@ -142,33 +144,36 @@ impl Best {
     }
 }
 
-/// The offer to serve among those with an acceptable quality: highest
-/// quality, then most specific range, then the tie rule, then (always
-/// last) the server's order. `None` when nothing is acceptable.
+/// How offer `a` compares with offer `b` in preference (`Greater`: `a`
+/// first): quality, then the specificity of the deciding range, then the
+/// tie rule, then (always last) the server's order.
+pub(crate) fn preference(bests: &[Best], a: usize, b: usize, tie_break: TieBreak) -> Ordering {
+    let (x, y) = (&bests[a], &bests[b]);
+    (x.quality, x.specificity)
+        .cmp(&(y.quality, y.specificity))
+        .then_with(|| match tie_break {
+            TieBreak::ClientOrder => y.position.cmp(&x.position),
+            TieBreak::ServerOrder => Ordering::Equal,
+        })
+        .then_with(|| b.cmp(&a))
+}
+
+/// Whether the offer may be served: matched with a non-zero quality.
+pub(crate) fn acceptable(best: &Best) -> bool {
+    best.matched && best.quality.is_acceptable()
+}
+
+/// The offer to serve, by [`preference`]; `None` when nothing is
+/// acceptable.
 pub(crate) fn winner(bests: &[Best], tie_break: TieBreak) -> Option<usize> {
     let mut winner: Option<usize> = None;
     for (i, best) in bests.iter().enumerate() {
-        if !best.matched || !best.quality.is_acceptable() {
+        if !acceptable(best) {
             continue;
         }
-        let Some(w) = winner else {
-            winner = Some(i);
-            continue;
-        };
-        let current = &bests[w];
-        let key = |b: &Best| (b.quality, b.specificity);
-        let better = match key(best).cmp(&key(current)) {
-            std::cmp::Ordering::Greater => true,
-            std::cmp::Ordering::Less => false,
-            // Offers are visited in server order, so on a full tie the
-            // earlier one stays.
-            std::cmp::Ordering::Equal => match tie_break {
-                TieBreak::ClientOrder => best.position < current.position,
-                TieBreak::ServerOrder => false,
-            },
-        };
-        if better {
-            winner = Some(i);
+        match winner {
+            Some(w) if preference(bests, i, w, tie_break) != Ordering::Greater => {}
+            _ => winner = Some(i),
         }
     }
     winner

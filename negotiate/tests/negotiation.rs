@@ -286,6 +286,57 @@ fn rfc_9110_example() {
     let negotiator = builder.build().unwrap();
     let selection = negotiator.negotiate(Some(&accept)).into_result().unwrap();
     assert_eq!(selection.format(), "a");
+    // The whole ranking: quality, then (text/html and text/html;level=3
+    // tie on text/*) the server's order.
+    let ranked: Vec<String> = negotiator
+        .ranked(Some(&accept))
+        .iter()
+        .map(|s| format!("{}={}", s.format(), s.quality()))
+        .collect();
+    assert_eq!(ranked, ["a=1", "b=0.7", "d=0.5", "e=0.4", "c=0.3", "f=0.3"]);
+}
+
+#[test]
+fn ranked_lists_every_acceptable_offer_best_first() {
+    let standard = support::standard();
+    let strict_empty = support::builder()
+        .empty_accept(EmptyAccept::NotAcceptable)
+        .default_codec("mcp")
+        .build()
+        .unwrap();
+    let md_default = support::builder().default_codec("md").build().unwrap();
+    let cases: &[(&Negotiator, &[&str], &[&str])] = &[
+        (
+            &standard,
+            &[CURSOR],
+            // The alias text/x-markdown, under */*, comes last.
+            &["md=1", "json=0.8", "mcp=0.8", "md=0.8"],
+        ),
+        (&standard, &["*/*;q=0"], &[]),
+        (
+            &standard,
+            &["application/*, text/markdown;q=0.5"],
+            &["json=1", "mcp=1", "md=0.5"],
+        ),
+        (
+            &standard,
+            &["application/vnd.mcp+json, application/*"],
+            &["mcp=1", "json=1"],
+        ),
+        (&standard, &[], &["json=1", "md=1", "mcp=1"]),
+        (&md_default, &[], &["md=1", "json=1", "mcp=1"]),
+        (&md_default, &[""], &["md=1", "json=1", "mcp=1"]),
+        (&strict_empty, &[""], &[]),
+        (&strict_empty, &[], &["mcp=1", "json=1", "md=1"]),
+    ];
+    for (negotiator, accept, expected) in cases {
+        let ranked: Vec<String> = negotiator
+            .ranked(accept.iter())
+            .iter()
+            .map(|s| format!("{}={}", s.format(), s.quality()))
+            .collect();
+        assert_eq!(ranked, *expected, "{accept:?}");
+    }
 }
 
 #[test]

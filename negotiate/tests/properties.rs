@@ -277,4 +277,25 @@ proptest! {
             "{:?} vs {:?}", plain, styled
         );
     }
+
+    #[test]
+    fn ranked_agrees_with_negotiate(elements in header()) {
+        let negotiator = support::standard();
+        let text = render(&elements, &Style::plain());
+        let ranked = negotiator.ranked(Some(&text));
+        match negotiator.negotiate(Some(&text)) {
+            Outcome::Selected(s) | Outcome::NoPreference(s) => {
+                let first = ranked.first().expect("a ranking when something is selected");
+                prop_assert_eq!(
+                    (first.format(), first.content_type(), first.quality()),
+                    (s.format(), s.content_type(), s.quality()),
+                    "{:?}", text
+                );
+            }
+            _ => prop_assert!(ranked.is_empty(), "{:?}: {:?}", text, ranked),
+        }
+        for pair in ranked.windows(2) {
+            prop_assert!(pair[0].quality() >= pair[1].quality(), "{:?}: {:?}", text, ranked);
+        }
+    }
 }
