@@ -1,5 +1,6 @@
 //! The oracle for the structure tests: parses markdown with comrak (a port
-//! of GitHub's cmark-gfm) into the blocks of the schema, and computes from a
+//! of GitHub's cmark-gfm), and with pulldown-cmark as a second opinion, into
+//! the blocks of the schema, and computes from a
 //! [`Value`] the blocks `SPEC.md` says its rendering must have.
 //!
 //! The AST is walked by hand: inside a key, value, cell or heading only
@@ -170,6 +171,149 @@ fn push_inline<'a>(node: &'a AstNode<'a>, text: &mut String, markdown: &str) {
         }
         other => panic!("unexpected inline {other:?} in\n{markdown}"),
     }
+}
+
+/// Parses `markdown` with pulldown-cmark, a second, independent GFM
+/// implementation, into the same blocks. It has no bare-URL autolinks, so
+/// any link at all is a failure here.
+pub fn parse_pulldown(markdown: &str) -> Vec<Block> {
+    use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
+
+    let options =
+        Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
+    let mut events = Parser::new_ext(markdown, options).peekable();
+    let mut blocks = Vec::new();
+
+    // Text up to (and consuming) `end`, or up to a fence start.
+    fn inline<'a>(
+        events: &mut std::iter::Peekable<impl Iterator<Item = Event<'a>>>,
+        stop: &dyn Fn(&Event<'a>) -> bool,
+        markdown: &str,
+    ) -> String {
+        let mut text = String::new();
+        while let Some(event) = events.peek() {
+            if stop(event) {
+                break;
+            }
+            match events.next().unwrap() {
+                Event::Text(t) => text.push_str(&t),
+                other => panic!("pulldown: unexpected inline {other:?} in\n{markdown}"),
+            }
+        }
+        text
+    }
+
+    fn code<'a>(events: &mut impl Iterator<Item = Event<'a>>, markdown: &str) -> String {
+        let mut literal = String::new();
+        for event in events.by_ref() {
+            match event {
+                Event::Text(t) => literal.push_str(&t),
+                Event::End(TagEnd::CodeBlock) => return strip_one_lf(&literal),
+                other => panic!("pulldown: unexpected {other:?} in a fence in\n{markdown}"),
+            }
+        }
+        panic!("pulldown: unclosed fence in\n{markdown}")
+    }
+
+    fn info(kind: CodeBlockKind<'_>, markdown: &str) -> String {
+        match kind {
+            CodeBlockKind::Fenced(info) => info.to_string(),
+            CodeBlockKind::Indented => panic!("pulldown: indented code in\n{markdown}"),
+        }
+    }
+
+    let is_end = |e: &Event<'_>| matches!(e, Event::End(_));
+    while let Some(event) = events.next() {
+        let block = match event {
+            Event::Start(Tag::Paragraph) => {
+                let text = inline(&mut events, &is_end, markdown);
+                assert_eq!(events.next(), Some(Event::End(TagEnd::Paragraph)));
+                Block::Paragraph(text)
+            }
+            Event::Start(Tag::Heading { level, .. }) => {
+                let text = inline(&mut events, &is_end, markdown);
+                assert!(matches!(
+                    events.next(),
+                    Some(Event::End(TagEnd::Heading(_)))
+                ));
+                Block::Heading {
+                    level: level as u8,
+                    text,
+                }
+            }
+            Event::Start(Tag::CodeBlock(kind)) => Block::Code {
+                info: info(kind, markdown),
+                literal: code(&mut events, markdown),
+            },
+            Event::Start(Tag::List(None)) => {
+                let mut items = Vec::new();
+                loop {
+                    match events.next() {
+                        Some(Event::Start(Tag::Item)) => {}
+                        Some(Event::End(TagEnd::List(false))) => break,
+                        other => panic!("pulldown: unexpected {other:?} in a list in\n{markdown}"),
+                    }
+                    let loose = events.next_if_eq(&Event::Start(Tag::Paragraph)).is_some();
+                    let key = match events.next_if_eq(&Event::Start(Tag::Strong)) {
+                        Some(_) => {
+                            let key = inline(&mut events, &is_end, markdown);
+                            assert_eq!(events.next(), Some(Event::End(TagEnd::Strong)));
+                            key
+                        }
+                        None => String::new(),
+                    };
+                    let stop = |e: &Event<'_>| {
+                        matches!(e, Event::End(_) | Event::Start(Tag::CodeBlock(_)))
+                    };
+                    let rest = inline(&mut events, &stop, markdown);
+                    if loose {
+                        assert_eq!(events.next(), Some(Event::End(TagEnd::Paragraph)));
+                    }
+                    let value = rest.strip_prefix(':').unwrap_or_else(|| {
+                        panic!("pulldown: item {key:?} lacks `:` in\n{markdown}")
+                    });
+                    let item = match events.next() {
+                        Some(Event::Start(Tag::CodeBlock(kind))) => {
+                            assert_eq!(value, "");
+                            let item = Item::Code {
+                                info: info(kind, markdown),
+                                literal: code(&mut events, markdown),
+                            };
+                            assert_eq!(events.next(), Some(Event::End(TagEnd::Item)));
+                            item
+                        }
+                        Some(Event::End(TagEnd::Item)) => {
+                            Item::Text(value.strip_prefix(' ').unwrap_or(value).to_owned())
+                        }
+                        other => panic!("pulldown: unexpected {other:?} in an item in\n{markdown}"),
+                    };
+                    items.push((key, item));
+                }
+                Block::List(items)
+            }
+            Event::Start(Tag::Table(_)) => {
+                let mut rows: Vec<Vec<String>> = Vec::new();
+                loop {
+                    match events.next() {
+                        Some(Event::Start(Tag::TableHead | Tag::TableRow)) => rows.push(Vec::new()),
+                        Some(Event::End(TagEnd::TableHead | TagEnd::TableRow)) => {}
+                        Some(Event::Start(Tag::TableCell)) => {
+                            let text = inline(&mut events, &is_end, markdown);
+                            assert_eq!(events.next(), Some(Event::End(TagEnd::TableCell)));
+                            rows.last_mut().unwrap().push(text);
+                        }
+                        Some(Event::End(TagEnd::Table)) => break,
+                        other => panic!("pulldown: unexpected {other:?} in a table in\n{markdown}"),
+                    }
+                }
+                let columns = rows.remove(0);
+                Block::Table { columns, rows }
+            }
+            other => panic!("pulldown: unexpected block {other:?} in\n{markdown}"),
+        };
+        blocks.push(block);
+    }
+    blocks
 }
 
 // ---------------------------------------------------------------------------
@@ -371,16 +515,21 @@ pub fn text(value: &Value) -> String {
     }
 }
 
-/// Renders `value`, parses the markdown and checks it has exactly the
-/// blocks the schema gives `value`. Returns the markdown.
+/// Renders `value`, parses the markdown with comrak and with
+/// pulldown-cmark, and checks both read exactly the blocks the schema gives
+/// `value`. Returns the markdown.
 #[track_caller]
 pub fn check_structure(value: &Value) -> String {
     let markdown = codec_md::render(value).expect("render");
-    let parsed = parse(&markdown);
     let expected = expected(value);
-    assert!(
-        parsed == expected,
-        "structure differs for {value:?}\n--- markdown\n{markdown}\n--- parsed\n{parsed:#?}\n--- expected\n{expected:#?}"
-    );
+    for (parser, parsed) in [
+        ("comrak", parse(&markdown)),
+        ("pulldown-cmark", parse_pulldown(&markdown)),
+    ] {
+        assert!(
+            parsed == expected,
+            "structure differs for {value:?} by {parser}\n--- markdown\n{markdown}\n--- parsed\n{parsed:#?}\n--- expected\n{expected:#?}"
+        );
+    }
     markdown
 }
