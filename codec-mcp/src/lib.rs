@@ -153,7 +153,6 @@ pub struct McpCodec {
     version: ProtocolVersion,
     structured: StructuredContent,
     output_schema: Option<Arc<Value>>,
-    text_format: TextFormat,
     text_codec: Arc<dyn Codec>,
     json_text: bool,
     max_text_chars: Option<usize>,
@@ -234,8 +233,8 @@ impl McpCodecBuilder {
     }
 
     /// Renders the text block with any codec, such as a markdown codec
-    /// with other options, or a TOON codec. It must write UTF-8: other
-    /// bytes are an [`EncodeError::Unrepresentable`].
+    /// with other options. It must write UTF-8: other bytes are an
+    /// [`EncodeError::Unrepresentable`].
     pub fn text_codec(mut self, codec: Arc<dyn Codec>) -> McpCodecBuilder {
         self.text_codec = Some(codec);
         self
@@ -256,10 +255,11 @@ impl McpCodecBuilder {
     /// hold, note included; `None` for no limit. Default
     /// [`DEFAULT_MAX_TEXT_CHARS`].
     ///
-    /// A longer text is cut at the end of a line when one is close (never
-    /// inside a table row, never leaving a code fence open), and ends with
-    /// a note saying how many chars were kept and omitted. The structured
-    /// content is never cut.
+    /// A longer text is cut at the end of a line when one is close, and
+    /// never inside a table row (a cut cell would read as a real value);
+    /// a code fence left open is closed. It ends with a note saying how
+    /// many chars were kept and omitted. The structured content is never
+    /// cut.
     pub fn max_text_chars(mut self, limit: Option<usize>) -> McpCodecBuilder {
         self.max_text_chars = limit;
         self
@@ -315,7 +315,6 @@ impl McpCodecBuilder {
             version: self.version,
             structured: self.structured,
             output_schema: self.output_schema.map(Arc::new),
-            text_format: self.text_format,
             text_codec,
             json_text: self.json_text,
             max_text_chars: self.max_text_chars,
@@ -489,9 +488,8 @@ impl McpCodec {
                 None => JsonCodec::new().value_to_vec(value)?,
             };
             let json = utf8(json, "json")?;
-            let duplicate = self.text_format == TextFormat::Json
-                && content.first().and_then(block_text) == Some(json.as_str());
-            if !duplicate {
+            // With JSON text, the text block may already be this JSON.
+            if content.first().and_then(block_text) != Some(json.as_str()) {
                 content.push(ContentBlock::text(json));
             }
         }

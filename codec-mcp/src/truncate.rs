@@ -12,7 +12,9 @@
 //!    and no table row, list item or escape is cut in half. A table's
 //!    header row is never kept without its delimiter row (it would read as
 //!    a paragraph).
-//! 2. Otherwise, inside the long line: at the last space within 80
+//! 2. Before a table row however far back its line starts: a cut cell
+//!    would read as a real value (`alice@exa`).
+//! 3. Otherwise, inside the long line: at the last space within 80
 //!    characters, else at the limit itself; never inside a `&#…;` character
 //!    reference nor after a lone escaping backslash.
 //!
@@ -81,7 +83,7 @@ fn choose_cut(text: &str, budget: usize) -> usize {
     let head = &text[..hard];
     let window = (budget / 4).min(MAX_LINE_WINDOW);
     if let Some(newline) = head.rfind('\n') {
-        if head[newline..].chars().count() <= window + 1 {
+        if head[newline..].chars().count() <= window + 1 || is_table_row(&head[newline + 1..]) {
             return line_cut(text, newline);
         }
     }
@@ -248,6 +250,20 @@ mod tests {
         let room = "intro\n\n| id | name |\n| -".len();
         let out = cut(&text, reserve + room);
         assert_eq!(kept(&out), "intro");
+    }
+
+    #[test]
+    fn never_cuts_inside_a_table_row() {
+        // Rows far longer than the window: the cut drops the partial row.
+        let mut text = String::from("|id|bio|\n|---|---|\n");
+        for i in 0..20 {
+            text.push_str(&format!("|{i}|{}|\n", "word ".repeat(100)));
+        }
+        for max in [900, 1500, 2500] {
+            let out = cut(&text, max);
+            let kept = kept(&out);
+            assert!(kept.lines().all(|l| l.ends_with('|')), "{max}: {kept:?}");
+        }
     }
 
     #[test]
