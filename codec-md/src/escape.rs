@@ -310,16 +310,19 @@ fn write_escaped(out: &mut Vec<u8>, s: &str, index: usize, plan: &Plan) -> bool 
     let mut prev: Option<char> = None;
     while let Some((at, c)) = chars.next() {
         let next = chars.peek().copied();
-        if is_ref(at, c) {
-            write_ref(out, c);
-            changed = true;
-            prev = Some(c);
-            continue;
-        }
         let escape = match c {
-            '*' => plan.star,
-            '~' => plan.tilde,
-            '`' => plan.backtick,
+            _ if is_ref(at, c) => Some(Emit::Ref),
+            '\\' => match next {
+                // `\|` would escape the delimiter pipe (R11).
+                None if context == Context::Cell => Some(Emit::Ref),
+                None => Some(Emit::Backslash),
+                Some((n_at, n)) => {
+                    (n.is_ascii_punctuation() || is_ref(n_at, n)).then_some(Emit::Backslash)
+                }
+            },
+            '*' => plan.star.then_some(Emit::Backslash),
+            '~' => plan.tilde.then_some(Emit::Backslash),
+            '`' => plan.backtick.then_some(Emit::Backslash),
             '_' => {
                 if prev != Some('_') {
                     // First `_` of a run: intraword runs stay raw (R5).
@@ -329,48 +332,46 @@ fn write_escaped(out: &mut Vec<u8>, s: &str, index: usize, plan: &Plan) -> bool 
                         && after.is_some_and(char::is_alphanumeric);
                     escape_underscores = plan.underscore && !intraword;
                 }
-                escape_underscores
+                escape_underscores.then_some(Emit::Backslash)
             }
-            '[' => context.strict() || plan.link_close.is_some_and(|p| (index, at) < p),
-            '<' => {
-                context.strict()
-                    || (next.is_some_and(|(_, n)| !n.is_whitespace())
-                        && plan.tag_close.is_some_and(|p| (index, at) < p))
-            }
-            '&' => looks_like_entity(&bytes[at + 1..]),
-            '|' => context == Context::Cell,
-            '#' => context == Context::Heading && (at == 0 || Some(at) == hash_run_start),
-            ':' | '.' => plan.urls && url_trigger(bytes, at),
-            '\\' => {
-                let Some((n_at, n)) = next else {
-                    if context == Context::Cell {
-                        // `\|` would escape the delimiter pipe (R11).
-                        write_ref(out, c);
-                        changed = true;
-                        prev = Some(c);
-                        continue;
-                    }
-                    out.extend_from_slice(b"\\\\");
-                    changed = true;
-                    prev = Some(c);
-                    continue;
-                };
-                n.is_ascii_punctuation() || is_ref(n_at, n)
-            }
-            _ => false,
+            '[' => (context.strict() || plan.link_close.is_some_and(|p| (index, at) < p))
+                .then_some(Emit::Backslash),
+            '<' => (context.strict()
+                || (next.is_some_and(|(_, n)| !n.is_whitespace())
+                    && plan.tag_close.is_some_and(|p| (index, at) < p)))
+            .then_some(Emit::Backslash),
+            '&' => looks_like_entity(&bytes[at + 1..]).then_some(Emit::Backslash),
+            '|' => (context == Context::Cell).then_some(Emit::Backslash),
+            '#' => (context == Context::Heading && (at == 0 || Some(at) == hash_run_start))
+                .then_some(Emit::Backslash),
+            ':' | '.' => (plan.urls && url_trigger(bytes, at)).then_some(Emit::Backslash),
+            _ => None,
         };
+        // At the start of a paragraph line, punctuation could open a block.
         let at_line_start = plan.line_start
             && index == 0
             && ((at == 0 && c.is_ascii_punctuation()) || list_marker == Some(at));
-        if escape || at_line_start {
-            out.push(b'\\');
-            changed = true;
+        match escape.or(at_line_start.then_some(Emit::Backslash)) {
+            Some(Emit::Ref) => write_ref(out, c),
+            Some(Emit::Backslash) => {
+                out.push(b'\\');
+                out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+            }
+            None => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
         }
-        let mut buf = [0; 4];
-        out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+        changed |= escape.is_some() || at_line_start;
         prev = Some(c);
     }
     changed
+}
+
+/// How a character that is not written raw is written.
+#[derive(Debug, Clone, Copy)]
+enum Emit {
+    /// A backslash, then the character.
+    Backslash,
+    /// A numeric reference, `&#N;`.
+    Ref,
 }
 
 /// R8: whether the text after an `&` reads as an entity or a numeric
