@@ -5,7 +5,8 @@
 //! Each type converts to a [`Value`] in the order the specification's
 //! examples use, and parses back from a [`Value`] or from JSON bytes with
 //! a [`WireError`] that names the member at fault. Members this crate does
-//! not model are kept, in order, so a parsed result writes back whole.
+//! not model are kept, after the modelled ones and in their own order, so
+//! a parsed result writes back whole.
 
 use std::fmt;
 
