@@ -259,7 +259,8 @@ impl McpCodecBuilder {
     /// never inside a table row (a cut cell would read as a real value);
     /// a code fence left open is closed. It ends with a note saying how
     /// many chars were kept and omitted. The structured content is never
-    /// cut.
+    /// cut. A limit smaller than the note (about 160 chars) gives the note
+    /// alone.
     pub fn max_text_chars(mut self, limit: Option<usize>) -> McpCodecBuilder {
         self.max_text_chars = limit;
         self
