@@ -4,7 +4,8 @@
 //!
 //! - [`Negotiator`]: the codecs in the server's order of preference, their
 //!   aliases and the policies; [`Negotiator::negotiate`] reads `Accept`,
-//!   [`Negotiator::negotiate_target`] reads the overrides first.
+//!   [`Negotiator::negotiate_target`] reads the overrides first,
+//!   [`Negotiator::ranked`] lists every acceptable offer in order.
 //! - [`NegotiatorBuilder`]: named setters for all of that.
 //! - [`Outcome`]: either [`Selected`](Outcome::Selected),
 //!   [`NoPreference`](Outcome::NoPreference),
