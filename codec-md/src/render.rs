@@ -55,7 +55,7 @@ pub(crate) fn render(
     let mut renderer = Renderer {
         out,
         max_depth: options.max_depth,
-        blocks: 0,
+        started: false,
     };
     renderer.document(value)
 }
@@ -80,8 +80,8 @@ enum Label<'v> {
 struct Renderer<'o> {
     out: &'o mut Vec<u8>,
     max_depth: usize,
-    /// Blocks written so far, to put one blank line between blocks.
-    blocks: usize,
+    /// Whether a block was written: the next one needs a blank line first.
+    started: bool,
 }
 
 impl Renderer<'_> {
@@ -147,10 +147,10 @@ impl Renderer<'_> {
 
     /// Starts a block: one blank line after the previous one.
     fn block(&mut self) {
-        if self.blocks > 0 {
+        if self.started {
             self.out.push(b'\n');
         }
-        self.blocks += 1;
+        self.started = true;
     }
 
     /// The body of a container at `depth`: first one list of everything
@@ -216,8 +216,11 @@ impl Renderer<'_> {
         if let Layout::Fenced(s) = layout {
             self.out.push(b'\n');
             let language = match label {
-                Label::Key(key) if key.eq_ignore_ascii_case("diff") => Some("diff"),
-                Label::Key(key) if key.eq_ignore_ascii_case("patch") => Some("diff"),
+                Label::Key(key)
+                    if key.eq_ignore_ascii_case("diff") || key.eq_ignore_ascii_case("patch") =>
+                {
+                    Some("diff")
+                }
                 _ => siblings.and_then(language),
             };
             fence(self.out, s, language, b"  ");

@@ -54,7 +54,7 @@ fn rendering_allocates_little_beyond_the_output() {
     let mb: usize = std::env::var("MD_MEMORY_MB")
         .ok()
         .and_then(|n| n.parse().ok())
-        .unwrap_or(4);
+        .unwrap_or(2);
     let n = mb * 1_000_000 / 50;
     let shapes: Vec<(&str, Value)> = vec![
         (
