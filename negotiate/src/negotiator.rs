@@ -378,7 +378,8 @@ impl Negotiator {
     /// `path` without its extension when path extensions are on and the
     /// extension names a registered format (`/items.md` gives `/items`);
     /// otherwise `path` unchanged. For routing `/items.md` to the handler
-    /// of `/items`.
+    /// of `/items`. `path` is a path as `Uri::path` gives it: a query or
+    /// fragment after a format extension is dropped with it.
     pub fn strip_format_extension<'p>(&self, path: &'p str) -> &'p str {
         if !self.path_extension {
             return path;
