@@ -325,14 +325,28 @@ impl<'a> ser::Serializer for Serializer<'a> {
     ) -> Result<()> {
         match name {
             NUMBER_TOKEN => {
-                // A verbatim number from a `codec_core::Value`; check it
-                // so a stray token can never write invalid JSON.
-                let text = codec_core::to_value(value)?;
-                let number = text
-                    .as_str()
-                    .and_then(Number::from_json_text)
-                    .ok_or_else(|| ser::Error::custom("invalid number text"))?;
-                number.write_to(self.out);
+                // A verbatim number from a `codec_core::Value`: the token
+                // wraps its text, which serializes as a JSON string. Write
+                // it, then drop the quotes in place (no allocation), after
+                // checking the text so a stray token can never write
+                // invalid JSON.
+                let start = self.out.len();
+                let out = &mut *self.out;
+                value.serialize(Serializer::new(out, Layout::Compact))?;
+                let written = &out[start..];
+                let is_number = written.len() > 2
+                    && written.first() == Some(&b'"')
+                    && written.last() == Some(&b'"')
+                    && std::str::from_utf8(&written[1..written.len() - 1])
+                        .ok()
+                        .and_then(Number::from_json_text)
+                        .is_some();
+                if !is_number {
+                    out.truncate(start);
+                    return Err(ser::Error::custom("invalid number text"));
+                }
+                out.pop();
+                out.remove(start);
                 Ok(())
             }
             ORDERED_MAP_TOKEN => value.serialize(Serializer {

@@ -321,3 +321,19 @@ proptest! {
         prop_assert_eq!(codec.value_to_vec(&parsed).unwrap(), bytes);
     }
 }
+
+#[test]
+fn a_forged_number_token_cannot_write_invalid_json() {
+    struct Forged(&'static str);
+    impl Serialize for Forged {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_newtype_struct(codec_core::NUMBER_TOKEN, self.0)
+        }
+    }
+    let codec = JsonCodec::new();
+    assert_eq!(codec.to_vec(&[Forged("1.50")]).unwrap(), b"[1.50]");
+    for bad in ["1.2.3", "", "\"", "NaN", "1 "] {
+        assert!(codec.to_vec(&[Forged(bad)]).is_err(), "{bad:?}");
+        assert!(to_value(&[Forged(bad)]).is_err(), "{bad:?}");
+    }
+}
