@@ -8,6 +8,11 @@ use crate::{Map, Number};
 /// Build one with [`crate::to_value`] from any `Serialize` type, or with
 /// [`crate::from_slice`] from JSON bytes; the `From` impls make small
 /// values by hand.
+///
+/// Nesting is bounded where values come from: parsing and [`crate::to_value`]
+/// stop at the depth limit, and every codec refuses deeper values. A value
+/// built by hand tens of thousands of levels deep is the caller's: dropping
+/// it recurses, as dropping a `serde_json::Value` does.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum Value {
     /// `null`.
