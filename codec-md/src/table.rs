@@ -62,11 +62,12 @@ pub enum ParseTableError {
 /// the exact, unescaped text of every cell.
 ///
 /// The input is one table: a header row, a delimiter row (`|---|---|`) and
-/// the rows, each `|`-delimited and unpadded, lines ending in `\n`; blank
-/// lines may follow. Cells are decoded as the renderer encodes them: `\`
-/// before ASCII punctuation gives the punctuation, `&#N;` and `&#xH;` give
-/// the character (so `&#0;` gives back NUL, which a GFM parser cannot), an
-/// unescaped `|` ends the cell, and anything else is itself.
+/// the rows, each `|`-delimited and unpadded, lines ending in `\n` or
+/// `\r\n`; blank lines may follow. Header and body cells are decoded as the
+/// renderer encodes them: `\` before ASCII punctuation gives the
+/// punctuation, `&#N;` and `&#xH;` give the character (so `&#0;` gives back
+/// NUL, which a GFM parser cannot), an unescaped `|` ends the cell, and
+/// anything else is itself.
 ///
 /// ```
 /// let table = codec_md::parse_table("|name|note|\n|---|---|\n|a\\|b|&#32;x|\n").unwrap();
@@ -74,7 +75,11 @@ pub enum ParseTableError {
 /// assert_eq!(table.rows, [["a|b", " x"]]);
 /// ```
 pub fn parse_table(markdown: &str) -> Result<Table, ParseTableError> {
-    let mut lines = markdown.split('\n').enumerate().map(|(i, l)| (i + 1, l));
+    // Our tables never hold a raw CR, so a CRLF line ending is unambiguous.
+    let mut lines = markdown
+        .split('\n')
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.strip_suffix('\r').unwrap_or(l)));
     let (_, header) = lines.next().unwrap_or((1, ""));
     let columns = split_row(header, 1)?;
 
@@ -180,4 +185,44 @@ fn decode_ref(rest: &str) -> Option<(char, usize)> {
     let code = u32::from_str_radix(&digits[..len], radix).ok()?;
     let taken = rest.len() - digits.len() + len + 1;
     char::from_u32(code).map(|c| (c, taken))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_numeric_refs() {
+        let cases: &[(&str, Option<(char, usize)>)] = &[
+            ("#0;", Some(('\0', 3))),
+            ("#32;x", Some((' ', 4))),
+            ("#x1F600;", Some(('😀', 8))),
+            ("#X41;", Some(('A', 5))),
+            ("#xD800;", None),
+            ("#;", None),
+            ("#12", None),
+            ("amp;", None),
+            ("#99999999999;", None),
+        ];
+        for (input, expected) in cases {
+            assert_eq!(decode_ref(input), *expected, "{input:?}");
+        }
+    }
+
+    #[test]
+    fn splits_rows_at_unescaped_pipes() {
+        let cases: &[(&str, &[&str])] = &[
+            ("||", &[""]),
+            ("|a|b|", &["a", "b"]),
+            ("|a\\|b|", &["a|b"]),
+            ("|\\\\|", &["\\"]),
+            ("|\\a|", &["\\a"]),
+            ("|&#92;|", &["\\"]),
+            ("|&amp;|", &["&amp;"]),
+            ("|\\&amp;|", &["&amp;"]),
+        ];
+        for (row, cells) in cases {
+            assert_eq!(split_row(row, 1).unwrap(), *cells, "{row:?}");
+        }
+    }
 }

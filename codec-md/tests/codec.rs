@@ -262,6 +262,9 @@ fn parse_table_says_where_and_what_it_expected() {
         assert_eq!(&found, error, "{input:?}");
         assert_eq!(found.to_string(), *message, "{input:?}");
     }
+    // CRLF line endings are fine.
+    let table = parse_table("|a|b|\r\n|---|---|\r\n|1|&#13;|\r\n").unwrap();
+    assert_eq!(table.rows, [["1", "\r"]]);
     // Blank lines after the table are fine; so is a table with no rows.
     let table = parse_table("|a|\n|---|\n\n\n").unwrap();
     assert_eq!(table.columns, ["a"]);
