@@ -142,6 +142,15 @@ fn decided_cases_keep_their_structure() {
     for case in cases {
         check_structure(&from_str(case).unwrap());
     }
+    // Very long strings are written whole.
+    let long = "`a` _b_ | ***c*** <d> http://e.f \\".repeat(5_000);
+    for value in [
+        Value::Array(vec![object(vec![("s", long.as_str().into())])]),
+        object(vec![("s", long.as_str().into())]),
+        object(vec![("code", long.replace(' ', "\n").into())]),
+    ] {
+        check_structure(&value);
+    }
 }
 
 /// Strings that try every trick, mixed with ordinary text.
