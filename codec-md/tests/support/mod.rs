@@ -1,7 +1,7 @@
-//! The oracle for the structure tests: parses markdown with comrak (a port
-//! of GitHub's cmark-gfm), and with pulldown-cmark as a second opinion, into
-//! the blocks of the schema, and computes from a
-//! [`Value`] the blocks `SPEC.md` says its rendering must have.
+//! The oracle for the structure tests: parses markdown into the blocks of
+//! the schema with comrak (a port of GitHub's cmark-gfm) and, as a second
+//! opinion, pulldown-cmark; and computes from a [`Value`] the blocks
+//! `SPEC.md` says its rendering must have, independently of the renderer.
 //!
 //! The AST is walked by hand: inside a key, value, cell or heading only
 //! text and autolinks are accepted, so any escape that lets a string add
