@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use codec_core::{Codec, EncodeError, MediaType, Value};
-use negotiate::{Negotiator, Outcome};
+use negotiate::Negotiator;
 
 use crate::cli::{CodecOptions, NegotiateArgs};
 use crate::error::CliError;
@@ -27,10 +27,11 @@ pub(crate) fn run(args: &NegotiateArgs) -> Result<(), CliError> {
         None => "/".to_owned(),
     };
 
-    let mut remaining = codecs;
-    let mut chosen = Vec::new();
-    while !remaining.is_empty() {
-        let negotiator = build(&remaining, given.is_none())?;
+    let negotiator = build(&codecs, given.is_none())?;
+    let refused = || CliError::NotAcceptable(refusal_text(negotiator.media_types()));
+    let selections = if args.all && args.format.is_none() {
+        negotiator.ranked(&accept)
+    } else {
         let outcome =
             negotiator
                 .negotiate_target(&accept, &target)
@@ -38,30 +39,18 @@ pub(crate) fn run(args: &NegotiateArgs) -> Result<(), CliError> {
                     name: args.format.clone().unwrap_or_default(),
                     valid: e.valid.join(", "),
                 })?;
-        let selection = match outcome {
-            Outcome::NotAcceptable(refusal) if chosen.is_empty() => {
-                return Err(CliError::NotAcceptable(refusal_text(refusal.media_types())))
-            }
-            Outcome::NotAcceptable(_) => break,
-            other => *other.selection().expect("not NotAcceptable"),
-        };
-        let format = selection.format().to_owned();
-        chosen.push(match &given {
-            // An offer is printed exactly as it was given.
-            Some(given) => given[offer_index(&format)].clone(),
-            None => selection.content_type().to_string(),
-        });
-        // `--all`: take the winner out and negotiate again over the rest,
-        // so the order is exactly the negotiator's ranking. A format
-        // override picks one codec only.
-        if !args.all || args.format.is_some() {
-            break;
-        }
-        remaining.retain(|c| c.format() != format);
+        outcome.selection().copied().into_iter().collect()
+    };
+    if selections.is_empty() {
+        return Err(refused());
     }
     let mut text = String::new();
-    for line in chosen {
-        text.push_str(&line);
+    for selection in selections {
+        match &given {
+            // An offer is printed exactly as it was given.
+            Some(given) => text.push_str(&given[offer_index(selection.format())]),
+            None => text.push_str(selection.content_type().as_str()),
+        }
         text.push('\n');
     }
     input::write_stdout(text.as_bytes())

@@ -169,8 +169,11 @@ fn negotiate_prints_the_choice() {
         (
             &["--accept", "text/markdown;q=0.5, */*;q=0.1", "--all"],
             0,
-            "text/markdown; charset=utf-8; variant=GFM\napplication/json\napplication/vnd.mcp+json\n",
+            "text/markdown; charset=utf-8; variant=GFM\napplication/json\napplication/vnd.mcp+json\ntext/x-markdown; charset=utf-8\n",
         ),
+        (&["--all"], 0, "application/json\ntext/markdown; charset=utf-8; variant=GFM\napplication/vnd.mcp+json\n"),
+        (&["--accept", "text/plain, text/csv;q=0.5", "--offer", "text/csv,text/plain", "--all"], 0, "text/plain\ntext/csv\n"),
+        (&["--accept", "image/png", "--all"], 2, ""),
         (&["--accept", "text/*;q=0.5, application/json", "--offer", "text/plain,application/json"], 0, "application/json\n"),
         (&["--accept", "text/*", "--offer", "Text/Plain;charset=UTF-8, image/png"], 0, "Text/Plain;charset=UTF-8\n"),
         (&["--accept", "image/png;q=0"], 2, ""),

@@ -23,7 +23,8 @@ use crate::{to_value, MediaType, ToValueError, Value};
 /// [`testkit`](crate::testkit) (feature `testkit`) checks both.
 pub trait Codec: Send + Sync {
     /// The short name used in `?format=` overrides and on the command line:
-    /// `json`, `md`, `mcp`. Lower case, ASCII letters, digits and `-`.
+    /// `json`, `md`, `mcp`. Lower case, ASCII letters, digits and `-` (see
+    /// [`is_valid_format_name`]).
     fn format(&self) -> &str;
 
     /// The media type this codec writes, with its parameters (for example
@@ -59,6 +60,24 @@ pub trait Codec: Send + Sync {
         self.encode_value(value, &mut buf)?;
         writer.write_all(&buf).map_err(EncodeError::Io)
     }
+}
+
+/// Whether `name` is a valid [`Codec::format`] name: non-empty, lower-case
+/// ASCII letters, digits and `-`. Such a name is safe in a query string, a
+/// file extension and a command line without escaping.
+///
+/// ```
+/// assert!(codec_core::is_valid_format_name("md"));
+/// assert!(codec_core::is_valid_format_name("x-csv2"));
+/// assert!(!codec_core::is_valid_format_name("MD"));
+/// assert!(!codec_core::is_valid_format_name(""));
+/// assert!(!codec_core::is_valid_format_name("a.b"));
+/// ```
+pub fn is_valid_format_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
 
 /// Generic conveniences on every [`Codec`], `dyn Codec` included.

@@ -68,7 +68,7 @@ mod ser;
 pub mod testkit;
 mod value;
 
-pub use codec::{Codec, CodecExt, EncodeError};
+pub use codec::{is_valid_format_name, Codec, CodecExt, EncodeError};
 pub use map::{Iter as MapIter, Map};
 pub use media_type::{MediaType, MediaTypeError};
 pub use number::{InvalidNumber, Number};

@@ -147,10 +147,12 @@ impl MediaType {
         &self.text
     }
 
-    /// Whether this is a textual type, which should carry a `charset`: any
-    /// `text/*`, and the JSON types (`application/json`, `+json`).
+    /// Whether this is a `text/*` type, whose `Content-Type` should name a
+    /// `charset` (RFC 9110 §8.3.1: text types default to US-ASCII
+    /// otherwise). JSON types are not: RFC 8259 defines no `charset`
+    /// parameter for them, and JSON is UTF-8.
     pub fn is_text(&self) -> bool {
-        self.type_() == "text" || self.subtype() == "json" || self.suffix() == Some("json")
+        self.type_() == "text"
     }
 }
 
@@ -293,7 +295,8 @@ mod tests {
         assert!(mt.is_text());
         let mcp = MediaType::from_static("application/vnd.mcp+json");
         assert_eq!(mcp.suffix(), Some("json"));
-        assert!(mcp.is_text());
+        assert!(!mcp.is_text());
+        assert!(!MediaType::from_static("application/json").is_text());
         assert!(!MediaType::from_static("image/png").is_text());
     }
 

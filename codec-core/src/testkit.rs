@@ -51,10 +51,7 @@ impl<'a> CodecTester<'a> {
     pub fn new(codec: &'a dyn Codec) -> CodecTester<'a> {
         let format = codec.format();
         assert!(
-            !format.is_empty()
-                && format
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
+            crate::is_valid_format_name(format),
             "codec format name {format:?} must be non-empty lower-case ASCII letters, digits or `-`"
         );
         CodecTester { codec }

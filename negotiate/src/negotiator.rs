@@ -593,11 +593,7 @@ impl NegotiatorBuilder {
         };
         for (i, codec) in self.codecs.iter().enumerate() {
             let format = codec.format();
-            let valid = !format.is_empty()
-                && format
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
-            if !valid {
+            if !codec_core::is_valid_format_name(format) {
                 return Err(BuildError::InvalidFormat {
                     format: format.to_owned(),
                 });
