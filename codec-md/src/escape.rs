@@ -474,6 +474,62 @@ mod tests {
         }
     }
 
+    /// Ordinary values cost nothing: written byte for byte in cells and
+    /// values, and (the ones that name things) in keys and headings.
+    #[test]
+    fn leaves_ordinary_values_alone() {
+        let values = [
+            "42",
+            "-3.14",
+            "1e10",
+            "hello",
+            "Hello, world!",
+            "src/main.rs",
+            "/usr/local/bin",
+            "a/b/c.tar.gz",
+            "~/.config",
+            "C:\\Users\\me",
+            "https://example.com/a_b?x=1&y=2#frag",
+            "http://localhost:8080/api",
+            "www.example.com",
+            "2025-06-01",
+            "2025-06-01T12:00:00.479Z",
+            "first.last+tag@example.com",
+            "snake_case_name",
+            "kebab-case",
+            "v1.2.3",
+            "#1234",
+            "50%",
+            "$19.99",
+            "(555) 123-4567",
+            "it's \"quoted\"",
+            "x > y",
+            "a < b",
+            "1 + 2 = 3",
+            "a*b",
+            "AT&T",
+            "héllo 世界",
+        ];
+        for value in values {
+            for context in [Context::Cell, Context::Value] {
+                assert_eq!(escaped(value, context), value, "{value:?} in {context:?}");
+            }
+        }
+        for key in [
+            "id",
+            "userId",
+            "created_at",
+            "e-mail",
+            "v1.2",
+            "Hello, world!",
+            "50%",
+        ] {
+            for context in [Context::Key, Context::Heading] {
+                assert_eq!(escaped(key, context), key, "{key:?} in {context:?}");
+            }
+        }
+    }
+
     #[test]
     fn protects_the_start_of_a_paragraph() {
         let cases: &[(&str, &str)] = &[
