@@ -16,12 +16,17 @@ const MEDIA_TYPE: &str = "text/markdown; charset=utf-8; variant=GFM";
 /// codec member for member.
 ///
 /// ```
-/// use codec_core::CodecExt;
+/// use std::collections::HashMap;
+///
+/// use codec_core::{Codec, CodecExt};
 /// use codec_md::MarkdownCodec;
 ///
 /// let codec = MarkdownCodec::new();
-/// let body = codec.to_vec(&[("a", 1), ("b", 2)]).unwrap();
-/// assert_eq!(body, b"- **[0]**: a, 1\n- **[1]**: b, 2\n");
+/// assert_eq!(codec.format(), "md");
+/// // Map keys are sorted, as the JSON codec sorts them.
+/// let scores = HashMap::from([("bob", 3), ("ada", 76)]);
+/// let body = codec.to_vec(&scores).unwrap();
+/// assert_eq!(body, b"- **ada**: 76\n- **bob**: 3\n");
 /// ```
 #[derive(Debug, Clone)]
 pub struct MarkdownCodec {
