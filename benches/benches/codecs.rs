@@ -7,7 +7,9 @@
 //!
 //! - `typed/NAME`: the typed structs (what a handler returns):
 //!   `serde_json::to_vec`, codec-json through its static `JsonCodec::to_vec`,
-//!   then every codec of `benches::codecs::codecs()` through `dyn Codec`.
+//!   then every codec of `benches::codecs::codecs()` through `dyn Codec`,
+//!   and `codec_core::to_value` alone (the normalization that codecs
+//!   without their own `encode_serialize` pay first).
 //! - `value/NAME`: the parsed value (what a proxy re-renders):
 //!   `serde_json::to_vec` of a `serde_json::Value`, then every codec's
 //!   `encode_value` of a `codec_core::Value`.
@@ -56,6 +58,11 @@ impl Visit for TypedBench<'_> {
                 b.iter(|| codec.to_vec(black_box(value)).unwrap())
             });
         }
+        // Not a codec: the normalization every codec without its own
+        // `encode_serialize` (codec-md, codec-mcp) pays before rendering.
+        g.bench_function("codec_core::to_value", |b| {
+            b.iter(|| codec_core::to_value(black_box(value)).unwrap())
+        });
         g.finish();
     }
 }

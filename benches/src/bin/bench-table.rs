@@ -78,7 +78,14 @@ fn main() {
         functions.sort_by_key(|f| (!f.starts_with("serde_json::"), *f));
         functions.dedup();
         println!("### {kind}\n");
-        println!("Median time ÷ the `serde_json` baseline of the same run (lower is faster), then MB/s of compact JSON.\n");
+        if datasets
+            .values()
+            .any(|row| row.keys().any(|f| f.starts_with("serde_json::")))
+        {
+            println!("Median time ÷ the `serde_json` baseline of the same run (lower is faster), then MB/s of compact JSON.\n");
+        } else {
+            println!("Median time.\n");
+        }
         print!("| dataset |");
         for f in &functions {
             print!(" {f} |");
@@ -101,21 +108,30 @@ fn main() {
             print!("| {dataset} |");
             for f in &functions {
                 match row.get(f) {
-                    Some(r) => {
-                        let ratio = base
-                            .map(|b| format!("{:.2}x", r.median_ns / b))
-                            .unwrap_or_default();
-                        let mbs = r
-                            .bytes
-                            .map(|b| format!("{:.0} MB/s", b / r.median_ns * 1e3))
-                            .unwrap_or_default();
-                        print!(" {ratio} ({mbs}) |");
-                    }
+                    Some(r) => match (base, r.bytes) {
+                        (Some(b), Some(bytes)) => print!(
+                            " {:.2}x ({:.0} MB/s) |",
+                            r.median_ns / b,
+                            bytes / r.median_ns * 1e3
+                        ),
+                        (Some(b), None) => print!(" {:.2}x |", r.median_ns / b),
+                        (None, _) => print!(" {} |", time(r.median_ns)),
+                    },
                     None => print!(" - |"),
                 }
             }
             println!();
         }
         println!();
+    }
+}
+
+fn time(ns: f64) -> String {
+    if ns < 1e3 {
+        format!("{ns:.1} ns")
+    } else if ns < 1e6 {
+        format!("{:.2} µs", ns / 1e3)
+    } else {
+        format!("{:.2} ms", ns / 1e6)
     }
 }
