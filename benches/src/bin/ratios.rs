@@ -1,0 +1,220 @@
+//! Interleaved speed ratios, robust to a busy machine.
+//!
+//! Criterion measures one function after another, so on a machine shared
+//! with other work a load change between two functions shows up as a
+//! ratio. This runs every function of a dataset in turn, round after round
+//! (`ROUNDS` rounds of about `ROUND_MS` each per function, order rotated
+//! every round), takes the time ratio to `serde_json` within each round,
+//! and prints the median ratio over rounds and the median throughput (MB
+//! of compact JSON per second), as markdown.
+//!
+//! `cargo run -p benches --release --bin ratios [-- ROUNDS [ROUND_MS]]`
+//! With `--features toon`, the TOON encoder is a column too (and serde_json
+//! has `preserve_order`, see benches/Cargo.toml).
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use benches::codecs::codecs;
+use benches::types::{Typed, Visit};
+use benches::DATASETS;
+use codec_core::{Codec, CodecExt};
+use codec_json::JsonCodec;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+type Case<'a> = (String, Box<dyn FnMut() -> usize + 'a>);
+
+#[derive(Debug, Clone, Copy)]
+struct Plan {
+    rounds: usize,
+    round_ns: f64,
+}
+
+/// Median ns per call of each case, and median ratio to case 0.
+fn measure(cases: &mut [Case<'_>], plan: Plan) -> Vec<(f64, f64)> {
+    // Calibrate: calls per round for each case.
+    let mut reps = Vec::new();
+    for (_, f) in cases.iter_mut() {
+        black_box(f());
+        let t = Instant::now();
+        let mut n = 0u64;
+        while t.elapsed().as_secs_f64() < 0.005 || n == 0 {
+            black_box(f());
+            n += 1;
+        }
+        let per = t.elapsed().as_nanos() as f64 / n as f64;
+        reps.push(((plan.round_ns / per).ceil() as u64).max(1));
+    }
+    let k = cases.len();
+    let mut times = vec![Vec::with_capacity(plan.rounds); k];
+    for round in 0..plan.rounds {
+        let mut this = vec![0.0; k];
+        for j in 0..k {
+            let i = (j + round) % k;
+            let f = &mut cases[i].1;
+            let t = Instant::now();
+            for _ in 0..reps[i] {
+                black_box(f());
+            }
+            this[i] = t.elapsed().as_nanos() as f64 / reps[i] as f64;
+        }
+        for i in 0..k {
+            times[i].push(this[i]);
+        }
+    }
+    (0..k)
+        .map(|i| {
+            let ratios: Vec<f64> = (0..plan.rounds)
+                .map(|r| times[i][r] / times[0][r])
+                .collect();
+            (median(times[i].clone()), median(ratios))
+        })
+        .collect()
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn row(dataset: &str, bytes: usize, cases: &mut [Case<'_>], plan: Plan, header: &mut bool) {
+    let results = measure(cases, plan);
+    if !*header {
+        print!("| dataset |");
+        for (name, _) in cases.iter() {
+            print!(" {name} |");
+        }
+        print!("\n|---|");
+        for _ in cases.iter() {
+            print!("---:|");
+        }
+        println!();
+        *header = true;
+    }
+    print!("| {dataset} |");
+    for (ns, ratio) in results {
+        print!(" {ratio:.2}x ({:.0} MB/s) |", bytes as f64 / ns * 1e3);
+    }
+    println!();
+}
+
+struct TypedRow<'a> {
+    dataset: &'static str,
+    plan: Plan,
+    header: &'a mut bool,
+    codecs: &'a [benches::codecs::Named],
+}
+
+impl Visit for TypedRow<'_> {
+    type Output = ();
+    fn visit<T: Serialize + DeserializeOwned + 'static>(&mut self, value: &T) {
+        let bytes = serde_json::to_vec(value).unwrap().len();
+        let json = JsonCodec::new();
+        let mut cases: Vec<Case<'_>> = vec![
+            (
+                "serde_json::to_vec".into(),
+                Box::new(|| serde_json::to_vec(black_box(value)).unwrap().len()),
+            ),
+            (
+                "codec-json static".into(),
+                Box::new(move || json.to_vec(black_box(value)).unwrap().len()),
+            ),
+        ];
+        for (name, codec) in self.codecs {
+            let codec: &dyn Codec = &**codec;
+            cases.push((
+                format!("{name} dyn"),
+                Box::new(move || codec.to_vec(black_box(value)).unwrap().len()),
+            ));
+        }
+        #[cfg(feature = "toon")]
+        cases.push((
+            "toon_format::encode".into(),
+            Box::new(|| toon_format::encode_default(black_box(value)).unwrap().len()),
+        ));
+        row(self.dataset, bytes, &mut cases, self.plan, self.header);
+    }
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let rounds = args.next().and_then(|a| a.parse().ok()).unwrap_or(15);
+    let round_ms: f64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(20.0);
+    let plan = Plan {
+        rounds,
+        round_ns: round_ms * 1e6,
+    };
+    let codecs = codecs();
+    println!(
+        "Interleaved: {rounds} rounds of ~{round_ms} ms per function; median time ratio to \
+         serde_json within a round (lower is faster), then median MB/s of compact JSON.\n"
+    );
+
+    println!("### typed (a handler's structs)\n");
+    let mut header = false;
+    for dataset in &DATASETS {
+        Typed::load(dataset).visit(&mut TypedRow {
+            dataset: dataset.name,
+            plan,
+            header: &mut header,
+            codecs: &codecs,
+        });
+    }
+
+    println!("\n### value (a parsed body re-rendered)\n");
+    let mut header = false;
+    for dataset in &DATASETS {
+        let ours = dataset.value();
+        let theirs: serde_json::Value = serde_json::from_slice(dataset.json).unwrap();
+        let bytes = dataset.compact_json().len();
+        let mut cases: Vec<Case<'_>> = vec![(
+            "serde_json::to_vec".into(),
+            Box::new(|| serde_json::to_vec(black_box(&theirs)).unwrap().len()),
+        )];
+        for (name, codec) in &codecs {
+            let ours = &ours;
+            cases.push((
+                (*name).into(),
+                Box::new(move || {
+                    let mut out = Vec::with_capacity(128);
+                    codec.encode_value(black_box(ours), &mut out).unwrap();
+                    out.len()
+                }),
+            ));
+        }
+        #[cfg(feature = "toon")]
+        cases.push((
+            "toon_format::encode".into(),
+            Box::new(|| {
+                toon_format::encode_default(black_box(&theirs))
+                    .unwrap()
+                    .len()
+            }),
+        ));
+        row(dataset.name, bytes, &mut cases, plan, &mut header);
+    }
+
+    println!("\n### parse (JSON bytes to a value)\n");
+    let mut header = false;
+    for dataset in &DATASETS {
+        let compact = dataset.compact_json();
+        let mut cases: Vec<Case<'_>> = vec![
+            (
+                "serde_json::from_slice".into(),
+                Box::new(|| {
+                    let v: serde_json::Value = serde_json::from_slice(black_box(&compact)).unwrap();
+                    v.is_object() as usize
+                }),
+            ),
+            (
+                "codec_core::from_slice".into(),
+                Box::new(|| {
+                    let v = codec_core::from_slice(black_box(&compact)).unwrap();
+                    v.as_object().is_some() as usize
+                }),
+            ),
+        ];
+        row(dataset.name, compact.len(), &mut cases, plan, &mut header);
+    }
+}
