@@ -5,44 +5,22 @@
 //! The default size keeps CI fast; `MD_MEMORY_MB=100 cargo test --release
 //! -p codec-md --test memory` renders a 100 MB array.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use codec_core::{Codec, Map, Value};
 use codec_md::MarkdownCodec;
 
-struct Counting;
-
-static CURRENT: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: forwards to the system allocator, only counting bytes.
-#[allow(unsafe_code)]
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let now = CURRENT.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-        PEAK.fetch_max(now, Ordering::Relaxed);
-        System.alloc(layout)
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        CURRENT.fetch_sub(layout.size(), Ordering::Relaxed);
-        System.dealloc(ptr, layout)
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
 /// Renders `value` and returns (output length, peak bytes allocated
-/// during the rendering, the output buffer included).
+/// during the rendering, the output buffer included). The counting
+/// allocator is the `allocation-counter` crate's, so this test needs no
+/// `unsafe` of its own.
 fn measure(value: &Value) -> (usize, usize) {
     let codec = MarkdownCodec::new();
-    let base = CURRENT.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
-    let mut out = Vec::new();
-    codec.encode_value(value, &mut out).unwrap();
-    (out.len(), PEAK.load(Ordering::Relaxed) - base)
+    let mut len = 0;
+    let info = allocation_counter::measure(|| {
+        let mut out = Vec::new();
+        codec.encode_value(value, &mut out).unwrap();
+        len = out.len();
+    });
+    (len, usize::try_from(info.bytes_max).unwrap_or(usize::MAX))
 }
 
 fn object(members: Vec<(String, Value)>) -> Value {
