@@ -47,7 +47,7 @@ pub fn reference(dataset: &Dataset) -> [Measure; 3] {
     ]
 }
 
-/// Every encoding of `dataset`: [`reference`] then each codec of
+/// Every encoding of `dataset`: [`reference()`] then each codec of
 /// [`token_codecs`] over the parsed value (errors are reported as a
 /// format name with zero bytes).
 pub fn measure(dataset: &Dataset) -> Vec<Measure> {

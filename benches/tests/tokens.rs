@@ -40,3 +40,22 @@ fn counts_small_texts() {
     assert_eq!(count(""), 0);
     assert!(count("hello world") >= 2);
 }
+
+/// The report's per-dataset rows: the three references, then every
+/// model-facing codec, each with bytes and tokens (on the smallest dataset,
+/// to stay fast in a debug build).
+#[test]
+fn measures_every_codec() {
+    let dataset = benches::dataset("nested-config").unwrap();
+    let rows = benches::tokens::measure(dataset);
+    let formats: Vec<&str> = rows.iter().map(|m| m.format.as_str()).collect();
+    let mut expected = vec!["JSON pretty", "JSON compact", "TOON 4.4"];
+    let codecs = benches::codecs::token_codecs();
+    expected.extend(codecs.iter().map(|(name, _)| *name));
+    assert_eq!(formats, expected);
+    for row in &rows {
+        assert!(row.bytes > 0 && row.tokens > 0, "{row:?}");
+    }
+    assert_eq!(benches::tokens::group(1_234_567), "1,234,567");
+    assert_eq!(benches::tokens::group(12), "12");
+}
