@@ -3,6 +3,7 @@
 use codec_core::{Codec, EncodeError, MediaType, Value};
 
 use crate::render::{self, Options};
+use crate::Profile;
 
 /// The media type this codec writes.
 const MEDIA_TYPE: &str = "text/markdown; charset=utf-8; variant=GFM";
@@ -40,9 +41,7 @@ impl MarkdownCodec {
         MarkdownCodec::builder().build()
     }
 
-    /// A builder, for options. There are none yet besides the defaults;
-    /// the builder is where a later option (such as a token-dense profile)
-    /// goes without breaking callers.
+    /// A builder, for options: the [`Profile`].
     pub fn builder() -> MarkdownCodecBuilder {
         MarkdownCodecBuilder {
             options: Options::default(),
@@ -77,6 +76,41 @@ pub struct MarkdownCodecBuilder {
 }
 
 impl MarkdownCodecBuilder {
+    /// The layout rules: [`Profile::Default`] (`SPEC.md`) unless set. The
+    /// media type is `text/markdown` for every profile.
+    ///
+    /// ```
+    /// use codec_core::{from_slice, CodecExt};
+    /// use codec_md::{MarkdownCodec, Profile};
+    ///
+    /// let codec = MarkdownCodec::builder().profile(Profile::Dense).build();
+    /// let value = from_slice(br#"{"users": [
+    ///     {"id": 1, "name": {"first": "Ada", "last": "Lovelace"}, "langs": ["en", "fr"]},
+    ///     {"id": 2, "name": {"first": "Alan", "last": "Turing"}, "langs": ["en"]},
+    ///     {"id": 3, "name": {"first": "Grace", "last": "Hopper"}, "langs": []}
+    /// ]}"#).unwrap();
+    /// let markdown = codec.to_vec(&value).unwrap();
+    /// assert_eq!(
+    ///     String::from_utf8(markdown).unwrap(),
+    ///     concat!(
+    ///         "# users\n",
+    ///         "\n",
+    ///         "|id|name.first|name.last|langs|\n",
+    ///         "|---|---|---|---|\n",
+    ///         "1|Ada|Lovelace|[en, fr]\n",
+    ///         "2|Alan|Turing|[en]\n",
+    ///         "3|Grace|Hopper|[]\n",
+    ///     )
+    /// );
+    /// // Where markdown would cost more than JSON, it is a fenced `json` block.
+    /// let small = from_slice(br#"{"pool": {"min": 2, "max": 14}}"#).unwrap();
+    /// assert_eq!(codec.to_vec(&small).unwrap(), b"```json\n{\"pool\":{\"min\":2,\"max\":14}}\n```\n");
+    /// ```
+    pub fn profile(&mut self, profile: Profile) -> &mut MarkdownCodecBuilder {
+        self.options.profile = profile;
+        self
+    }
+
     /// The codec.
     pub fn build(&self) -> MarkdownCodec {
         MarkdownCodec {

@@ -25,11 +25,20 @@ pub(crate) enum Context {
     Key,
     /// A heading's text after `# `. Strict.
     Heading,
+    /// A column path of the dense profile (`customer.name`), one key at a
+    /// time: strict, with `|` escaped as in a cell and every `.` escaped,
+    /// so the path's own dots are the only raw ones.
+    Path,
 }
 
 impl Context {
     fn strict(self) -> bool {
-        matches!(self, Context::Key | Context::Heading)
+        matches!(self, Context::Key | Context::Heading | Context::Path)
+    }
+
+    /// Between two delimiter pipes: `|` and a final backslash need care.
+    fn in_cell(self) -> bool {
+        matches!(self, Context::Cell | Context::Path)
     }
 }
 
@@ -85,7 +94,8 @@ pub(crate) fn write_str(out: &mut Vec<u8>, s: &str, context: Context) {
         && !(context.strict()
             && s.bytes()
                 .enumerate()
-                .any(|(i, b)| matches!(b, b':' | b'.') && url_trigger(s.as_bytes(), i)));
+                .any(|(i, b)| matches!(b, b':' | b'.') && url_trigger(s.as_bytes(), i)))
+        && !(context == Context::Path && s.contains('.'));
     if plain {
         out.extend_from_slice(s.as_bytes());
         return;
@@ -104,10 +114,31 @@ pub(crate) fn write_paragraph(out: &mut Vec<u8>, s: &str) {
     write_line(out, Line::One(s), Context::Value, true);
 }
 
+/// Writes `s` as the first cell of a table row that has no leading pipe
+/// (the dense profile): the cell rules, plus the paragraph's protection of
+/// the line start, since a row line that starts a block ends the table.
+pub(crate) fn write_first_cell(out: &mut Vec<u8>, s: &str) {
+    if is_plain(s, true) {
+        out.extend_from_slice(s.as_bytes());
+        return;
+    }
+    write_line(out, Line::One(s), Context::Cell, true);
+}
+
 /// Writes scalars as an inline list, `a, b, c`. The strings are escaped as
 /// one line (a `*` in one item could pair with a `*` in another);
 /// `line_start` protects the start of a paragraph line.
 pub(crate) fn write_list(out: &mut Vec<u8>, items: &[Value], line_start: bool) {
+    write_list_in(out, items, Context::Value, line_start);
+}
+
+/// [`write_list`] in `context` (a value, or a cell of the dense profile).
+pub(crate) fn write_list_in(
+    out: &mut Vec<u8>,
+    items: &[Value],
+    context: Context,
+    line_start: bool,
+) {
     let plain = items.iter().enumerate().all(|(i, item)| match item {
         Value::String(s) => is_plain(s, line_start && i == 0),
         _ => true,
@@ -121,7 +152,7 @@ pub(crate) fn write_list(out: &mut Vec<u8>, items: &[Value], line_start: bool) {
         }
         return;
     }
-    write_line(out, Line::List(items), Context::Value, line_start);
+    write_line(out, Line::List(items), context, line_start);
 }
 
 /// Writes a scalar that needs no escaping: a number's exact text, `true`,
@@ -314,7 +345,7 @@ fn write_escaped(out: &mut Vec<u8>, s: &str, index: usize, plan: &Plan) -> bool 
             _ if is_ref(at, c) => Some(Emit::Ref),
             '\\' => match next {
                 // `\|` would escape the delimiter pipe (R11).
-                None if context == Context::Cell => Some(Emit::Ref),
+                None if context.in_cell() => Some(Emit::Ref),
                 None => Some(Emit::Backslash),
                 Some((n_at, n)) => {
                     (n.is_ascii_punctuation() || is_ref(n_at, n)).then_some(Emit::Backslash)
@@ -341,10 +372,12 @@ fn write_escaped(out: &mut Vec<u8>, s: &str, index: usize, plan: &Plan) -> bool 
                     && plan.tag_close.is_some_and(|p| (index, at) < p)))
             .then_some(Emit::Backslash),
             '&' => looks_like_entity(&bytes[at + 1..]).then_some(Emit::Backslash),
-            '|' => (context == Context::Cell).then_some(Emit::Backslash),
+            '|' => context.in_cell().then_some(Emit::Backslash),
             '#' => (context == Context::Heading && (at == 0 || Some(at) == hash_run_start))
                 .then_some(Emit::Backslash),
-            ':' | '.' => (plan.urls && url_trigger(bytes, at)).then_some(Emit::Backslash),
+            ':' | '.' => ((plan.urls && url_trigger(bytes, at))
+                || (c == '.' && context == Context::Path))
+                .then_some(Emit::Backslash),
             _ => None,
         };
         // At the start of a paragraph line, punctuation could open a block.

@@ -5,6 +5,8 @@
 //!   [`Codec`](codec_core::Codec) for `text/markdown; charset=utf-8;
 //!   variant=GFM`, format name `md`.
 //! - [`render`]: a value to a markdown `String`.
+//! - [`Profile`]: the layout rules, `SPEC.md`'s (the default) or the
+//!   token-dense profile.
 //! - [`parse_table`]: a rendered table back to its columns and exact cells
 //!   ([`Table`]), or a [`ParseTableError`] with its line and column.
 //!
@@ -63,9 +65,13 @@
 #![deny(missing_docs)]
 
 mod codec;
+mod dense;
 mod escape;
+mod json;
+mod profile;
 mod render;
 mod table;
 
 pub use codec::{render, MarkdownCodec, MarkdownCodecBuilder};
+pub use profile::Profile;
 pub use table::{parse_table, ParseTableError, Table};

@@ -11,18 +11,23 @@ use std::collections::HashSet;
 use codec_core::{EncodeError, Map, Value};
 
 use crate::escape::{self, Context};
+use crate::Profile;
 
 /// Rendering options. Private for now: the builder is the public face.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Options {
     /// Containers nested deeper than this are an error.
     pub(crate) max_depth: usize,
+    /// The layout rules: `SPEC.md`'s, or the dense profile's
+    /// ([`crate::dense`]).
+    pub(crate) profile: Profile,
 }
 
 impl Default for Options {
     fn default() -> Options {
         Options {
             max_depth: codec_core::DEFAULT_MAX_DEPTH,
+            profile: Profile::Default,
         }
     }
 }
@@ -56,6 +61,7 @@ pub(crate) fn render(
         out,
         max_depth: options.max_depth,
         started: false,
+        dense: options.profile == Profile::Dense,
     };
     renderer.document(value)
 }
@@ -72,21 +78,24 @@ enum Layout<'v> {
 
 /// What names a member: an object key, or `[i]` for an array element.
 #[derive(Clone, Copy)]
-enum Label<'v> {
+pub(crate) enum Label<'v> {
     Key(&'v str),
     Index(usize),
 }
 
-struct Renderer<'o> {
-    out: &'o mut Vec<u8>,
-    max_depth: usize,
+pub(crate) struct Renderer<'o> {
+    pub(crate) out: &'o mut Vec<u8>,
+    pub(crate) max_depth: usize,
     /// Whether a block was written: the next one needs a blank line first.
-    started: bool,
+    pub(crate) started: bool,
+    /// The dense profile: its tables and JSON subtrees ([`crate::dense`]).
+    pub(crate) dense: bool,
 }
 
 impl Renderer<'_> {
     fn document(&mut self, value: &Value) -> Result<(), EncodeError> {
         match value {
+            Value::Array(_) | Value::Object(_) if self.dense => self.dense_document(value)?,
             Value::Null => {}
             Value::Bool(_) | Value::Number(_) => {
                 self.block();
@@ -136,7 +145,7 @@ impl Renderer<'_> {
     }
 
     /// Fails when a container at `depth` (1 for the top level) is too deep.
-    fn enter(&self, depth: usize) -> Result<(), EncodeError> {
+    pub(crate) fn enter(&self, depth: usize) -> Result<(), EncodeError> {
         if depth > self.max_depth {
             return Err(EncodeError::DepthLimit {
                 limit: self.max_depth,
@@ -146,7 +155,7 @@ impl Renderer<'_> {
     }
 
     /// Starts a block: one blank line after the previous one.
-    fn block(&mut self) {
+    pub(crate) fn block(&mut self) {
         if self.started {
             self.out.push(b'\n');
         }
@@ -157,7 +166,7 @@ impl Renderer<'_> {
     /// that fits on a line, then a section per nested container, each in
     /// source order. Sections come last because a heading ends the list:
     /// a list line after a section would read as part of that section.
-    fn body<'v, I>(
+    pub(crate) fn body<'v, I>(
         &mut self,
         entries: I,
         siblings: Option<&'v Map>,
@@ -275,6 +284,9 @@ impl Renderer<'_> {
             }
         }
         self.out.push(b'\n');
+        if self.dense {
+            return self.dense_section_body(value, level + 1, depth);
+        }
         match value {
             Value::Object(map) => self.body(members(map), Some(map), level + 1, depth),
             Value::Array(items) => match table_columns(items) {
@@ -348,11 +360,11 @@ impl Renderer<'_> {
     }
 }
 
-fn members(map: &Map) -> impl Iterator<Item = (Label<'_>, &Value)> + Clone {
+pub(crate) fn members(map: &Map) -> impl Iterator<Item = (Label<'_>, &Value)> + Clone {
     map.iter().map(|(k, v)| (Label::Key(k), v))
 }
 
-fn elements(items: &[Value]) -> impl Iterator<Item = (Label<'_>, &Value)> + Clone {
+pub(crate) fn elements(items: &[Value]) -> impl Iterator<Item = (Label<'_>, &Value)> + Clone {
     items.iter().enumerate().map(|(i, v)| (Label::Index(i), v))
 }
 
@@ -394,7 +406,7 @@ fn language(siblings: &Map) -> Option<&str> {
 
 /// Whether an array is written inline, `a, b, c`: only scalars, and no
 /// string that holds the separator's comma or a line break.
-fn is_inline_list(items: &[Value]) -> bool {
+pub(crate) fn is_inline_list(items: &[Value]) -> bool {
     items.iter().all(|item| match item {
         Value::String(s) => !s.bytes().any(|b| b == b',' || b == b'\n'),
         other => other.is_scalar(),
@@ -562,7 +574,10 @@ mod tests {
 
     #[test]
     fn stops_at_the_depth_limit() {
-        let options = Options { max_depth: 3 };
+        let options = Options {
+            max_depth: 3,
+            ..Options::default()
+        };
         for (depth, ok) in [(3, true), (4, false)] {
             for objects in [false, true] {
                 let result = render(&nested(depth, objects), &mut Vec::new(), &options);

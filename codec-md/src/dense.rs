@@ -1,0 +1,635 @@
+//! The dense profile ([`Profile::Dense`](crate::Profile::Dense)): the rules
+//! of `SPEC.md`, plus denser tables and JSON where markdown costs more.
+//!
+//! What it adds (each rule is in `SPEC.md`, *Dense profile*):
+//!
+//! - Table rows without outer pipes (`1|Ada|true`): one token less per row
+//!   on every benchmark table (tabular: 51,368 to 49,365 tokens), the
+//!   difference between losing and winning against TOON on flat data. The
+//!   header and delimiter rows keep theirs, so the table still opens.
+//! - Nested objects in rows become dotted columns (`customer.name`); a
+//!   key's own `.` is written `\.`.
+//! - An object whose members are all objects is a table with a key column
+//!   (an empty first header cell).
+//! - In a row, a string keeps its line breaks as `&#10;`, a scalar array is
+//!   `[a, b]`, and anything else (an array of objects, `{}`) is compact
+//!   JSON in a code span.
+//! - Every container that would be a document or a section is written as
+//!   markdown or as a fenced `json` block, whichever [`estimate`] says is
+//!   cheaper.
+//!
+//! The thresholds, and the measurements behind them, are the constants
+//! below.
+
+use std::collections::HashMap;
+
+use codec_core::{EncodeError, Map, Value};
+
+use crate::escape::{self, Context};
+use crate::json;
+use crate::render::{elements, is_inline_list, members, Renderer};
+
+/// A cell keeps a string with at most this many line breaks (as `&#10;`);
+/// a row with a longer one makes the array a list of sections, where the
+/// string is a fenced block. Measured in o200k: `&#10;` costs 3 tokens
+/// against 1 in a fence, while the sections cost about 20 tokens per row
+/// more than a table row (event-logs: 94,344 tokens as one table, 193,099
+/// as sections), so refs pay up to about 10 lines; 8 keeps some margin and
+/// keeps a cell readable (a stack trace, not a source file).
+const MAX_CELL_BREAKS: usize = 8;
+
+/// Tokens a fenced `json` block costs around its JSON (```` ```json ````,
+/// two line feeds, ```` ``` ````): 5 in o200k.
+const FENCE_TOKENS: usize = 5;
+
+/// A keyed table needs at least this many rows. A map with one object
+/// member is better as its section: as a one-row table its columns would
+/// flatten everything below (keyed: the 500 flags under `flags` would be
+/// 2,000 columns of one row).
+const MIN_KEYED_ROWS: usize = 2;
+
+impl Renderer<'_> {
+    /// A top-level container: markdown, or one fenced `json` block when
+    /// that is cheaper.
+    pub(crate) fn dense_document(&mut self, value: &Value) -> Result<(), EncodeError> {
+        self.enter(1)?;
+        self.markdown_or_json(value, 1, 0, true)
+    }
+
+    /// The body of a section (after its heading): markdown, or a fenced
+    /// `json` block when that is cheaper.
+    pub(crate) fn dense_section_body(
+        &mut self,
+        value: &Value,
+        level: usize,
+        depth: usize,
+    ) -> Result<(), EncodeError> {
+        self.markdown_or_json(value, level, depth, false)
+    }
+
+    /// Writes `value` (a container at `depth`) as markdown into a scratch
+    /// buffer and as JSON, and keeps the cheaper by [`estimate`]. Each
+    /// nested section decides again inside the scratch rendering, so a byte
+    /// is written once per enclosing section: the work is the input's size
+    /// times its section depth.
+    fn markdown_or_json(
+        &mut self,
+        value: &Value,
+        level: usize,
+        depth: usize,
+        top: bool,
+    ) -> Result<(), EncodeError> {
+        // The markdown goes to the (emptied) output buffer, then trades
+        // places with what was there.
+        let before = std::mem::take(self.out);
+        let started = self.started;
+        let result = self.dense_markdown(value, level, depth, top);
+        let markdown = std::mem::replace(self.out, before);
+        result?;
+        let mut json = Vec::new();
+        json::write(&mut json, value, depth, self.max_depth)?;
+        let markdown_cost = estimate(&markdown);
+        let json_cost = estimate(&json) + FENCE_TOKENS;
+        // Markdown wins ties: it is the format the reader asked for.
+        if markdown_cost <= json_cost || tests::markdown_only() {
+            self.out.extend_from_slice(&markdown);
+        } else {
+            self.started = started;
+            self.block();
+            json.push(b'\n');
+            self.out.extend_from_slice(b"```json\n");
+            self.out.extend_from_slice(&json);
+            self.out.extend_from_slice(b"```\n");
+        }
+        Ok(())
+    }
+
+    /// The markdown of a container: a dense table when it is one, else the
+    /// default layout (whose sections decide again).
+    fn dense_markdown(
+        &mut self,
+        value: &Value,
+        level: usize,
+        depth: usize,
+        top: bool,
+    ) -> Result<(), EncodeError> {
+        match value {
+            Value::Array(items) if top && items.is_empty() => {
+                self.block();
+                self.out.extend_from_slice(b"[]\n");
+            }
+            Value::Object(map) if top && map.is_empty() => {
+                self.block();
+                self.out.extend_from_slice(b"{}\n");
+            }
+            Value::Array(items) => {
+                if let Some(table) = DenseTable::of_array(items, depth + 1, self.max_depth)? {
+                    self.dense_table(&table);
+                } else if top && is_inline_list(items) {
+                    self.block();
+                    escape::write_list(self.out, items, true);
+                    if self.out.last() == Some(&b' ') {
+                        self.out.pop();
+                    }
+                    self.out.push(b'\n');
+                } else {
+                    self.body(elements(items), None, level, depth)?;
+                }
+            }
+            Value::Object(map) => {
+                if let Some(table) = DenseTable::of_map(map, depth + 1, self.max_depth)? {
+                    self.dense_table(&table);
+                } else {
+                    self.body(members(map), Some(map), level, depth)?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// A dense table: header and delimiter rows with outer pipes, body
+    /// rows without.
+    fn dense_table(&mut self, table: &DenseTable<'_>) {
+        self.block();
+        self.out.push(b'|');
+        if table.keyed {
+            self.out.push(b'|');
+        }
+        for path in &table.columns {
+            for (i, key) in path.iter().enumerate() {
+                if i > 0 {
+                    self.out.push(b'.');
+                }
+                escape::write_str(self.out, key, Context::Path);
+            }
+            self.out.push(b'|');
+        }
+        self.out.push(b'\n');
+        self.out.push(b'|');
+        for _ in 0..table.width() {
+            self.out.extend_from_slice(b"---|");
+        }
+        self.out.push(b'\n');
+        // A one-column table keeps its outer pipes: a line with no pipe at
+        // all reads as a row to some parsers only.
+        let outer = table.width() == 1;
+        let mut cells: Vec<Option<&Value>> = vec![None; table.columns.len()];
+        for row in &table.rows {
+            cells.iter_mut().for_each(|c| *c = None);
+            for &(column, value) in &row.cells {
+                cells[column] = Some(value);
+            }
+            let start = self.out.len();
+            if outer {
+                self.out.push(b'|');
+            }
+            let mut first = true;
+            if let Some(key) = row.key {
+                escape::write_first_cell(self.out, key);
+                first = false;
+            }
+            for cell in &cells {
+                if !first {
+                    // An empty first cell needs the leading pipe, else the
+                    // row would start at the second cell.
+                    if self.out.len() == start {
+                        self.out.push(b'|');
+                    }
+                    self.out.push(b'|');
+                }
+                if let Some(value) = cell {
+                    // Cannot fail: the table checked the depth of its cells.
+                    let _ = write_cell(self.out, value, first, self.max_depth);
+                }
+                first = false;
+            }
+            if outer {
+                self.out.push(b'|');
+            }
+            self.out.push(b'\n');
+        }
+    }
+}
+
+/// One cell's value: a scalar, `[a, b]`, or JSON in a code span.
+fn write_cell(
+    out: &mut Vec<u8>,
+    value: &Value,
+    first: bool,
+    max_depth: usize,
+) -> Result<(), EncodeError> {
+    match value {
+        Value::Null => {}
+        Value::Bool(true) => out.extend_from_slice(b"true"),
+        Value::Bool(false) => out.extend_from_slice(b"false"),
+        Value::Number(n) => n.write_to(out),
+        Value::String(s) if first => escape::write_first_cell(out, s),
+        Value::String(s) => match s.as_bytes().first() {
+            // `[` opens a list and a backtick a JSON cell: a string that
+            // starts with one says it is text.
+            Some(b'[' | b'`') => {
+                out.push(b'\\');
+                out.push(s.as_bytes()[0]);
+                escape::write_str(out, &s[1..], Context::Cell);
+            }
+            _ => escape::write_str(out, s, Context::Cell),
+        },
+        Value::Array(items) if is_cell_list(items) => {
+            out.push(b'[');
+            escape::write_list_in(out, items, Context::Cell, false);
+            // No space before the bracket after an empty last item.
+            if out.last() == Some(&b' ') {
+                out.pop();
+            }
+            out.push(b']');
+        }
+        Value::Array(_) | Value::Object(_) => {
+            out.push(b'`');
+            json::write(out, value, 0, max_depth)?;
+            out.push(b'`');
+        }
+    }
+    Ok(())
+}
+
+/// Whether a row's array is written `[a, b]`: scalars only, and no string
+/// that holds the separator's comma, a bracket or a line break (those make
+/// it a JSON cell).
+fn is_cell_list(items: &[Value]) -> bool {
+    items.iter().all(|item| match item {
+        Value::String(s) => !s.bytes().any(|b| matches!(b, b',' | b'[' | b']' | b'\n')),
+        other => other.is_scalar(),
+    })
+}
+
+/// A table of the dense profile: the column paths and each row's cells.
+struct DenseTable<'v> {
+    /// Whether the first column holds the keys of a map.
+    keyed: bool,
+    /// Each column's path of keys (`["customer", "name"]`), first seen
+    /// first.
+    columns: Vec<Vec<&'v str>>,
+    rows: Vec<Row<'v>>,
+}
+
+struct Row<'v> {
+    /// The map key, in a keyed table.
+    key: Option<&'v str>,
+    /// (column, value) of each present cell.
+    cells: Vec<(usize, &'v Value)>,
+}
+
+impl<'v> DenseTable<'v> {
+    fn width(&self) -> usize {
+        self.columns.len() + usize::from(self.keyed)
+    }
+
+    /// The table of an array, when every element is an object whose
+    /// leaves fit in cells. `depth` is the rows' depth.
+    fn of_array(
+        items: &'v [Value],
+        depth: usize,
+        max_depth: usize,
+    ) -> Result<Option<DenseTable<'v>>, EncodeError> {
+        let rows = items
+            .iter()
+            .map(|item| item.as_object().map(|map| (None, map)));
+        let Some(table) = DenseTable::build(rows, false, depth, max_depth)? else {
+            return Ok(None);
+        };
+        // An empty first header cell means a key column: an array's table
+        // cannot start with the empty key.
+        if table.columns.first().is_some_and(|p| p == &[""]) {
+            return Ok(None);
+        }
+        Ok(Some(table))
+    }
+
+    /// The keyed table of an object whose members are all non-empty
+    /// objects.
+    fn of_map(
+        map: &'v Map,
+        depth: usize,
+        max_depth: usize,
+    ) -> Result<Option<DenseTable<'v>>, EncodeError> {
+        let rows = map.iter().map(|(key, value)| match value {
+            Value::Object(inner) if !inner.is_empty() => Some((Some(key.as_str()), inner)),
+            _ => None,
+        });
+        if map.len() < MIN_KEYED_ROWS {
+            return Ok(None);
+        }
+        DenseTable::build(rows, true, depth, max_depth)
+    }
+
+    fn build(
+        rows: impl Iterator<Item = Option<(Option<&'v str>, &'v Map)>>,
+        keyed: bool,
+        depth: usize,
+        max_depth: usize,
+    ) -> Result<Option<DenseTable<'v>>, EncodeError> {
+        let mut table = DenseTable {
+            keyed,
+            columns: Vec::new(),
+            rows: Vec::new(),
+        };
+        let mut index: HashMap<Vec<&'v str>, usize> = HashMap::new();
+        let mut path = Vec::new();
+        let mut present = 0usize;
+        for row in rows {
+            let Some((key, map)) = row else {
+                return Ok(None);
+            };
+            let mut cells = Vec::with_capacity(table.columns.len());
+            let fits = leaves(
+                map,
+                depth,
+                max_depth,
+                &mut path,
+                &mut |path: &[&'v str], value: &'v Value| {
+                    // Rows usually repeat the columns in order: no hash then.
+                    let at = cells.len();
+                    let column = match table.columns.get(at) {
+                        Some(column) if column == path => at,
+                        _ => *index.entry(path.to_vec()).or_insert_with(|| {
+                            table.columns.push(path.to_vec());
+                            table.columns.len() - 1
+                        }),
+                    };
+                    cells.push((column, value));
+                },
+            )?;
+            if !fits {
+                return Ok(None);
+            }
+            present += cells.len();
+            table.rows.push(Row { key, cells });
+        }
+        // At most half the cells empty, as in the default profile: a
+        // sparser table grows with the square of its input (n rows with n
+        // different keys), which an untrusted input must not cause. On the
+        // datasets the sparsest table is event-logs, 82% full.
+        let cells = table.rows.len().checked_mul(table.columns.len());
+        let dense_enough = cells.is_some_and(|cells| cells <= present.saturating_mul(2));
+        Ok((!table.columns.is_empty() && dense_enough).then_some(table))
+    }
+}
+
+/// Calls `leaf` with the path and value of every cell of `map`: nested
+/// non-empty objects are walked (dotted columns), anything else is a cell.
+/// Returns whether every leaf fits in a cell.
+fn leaves<'v>(
+    map: &'v Map,
+    depth: usize,
+    max_depth: usize,
+    path: &mut Vec<&'v str>,
+    leaf: &mut dyn FnMut(&[&'v str], &'v Value),
+) -> Result<bool, EncodeError> {
+    if depth > max_depth {
+        return Err(EncodeError::DepthLimit { limit: max_depth });
+    }
+    for (key, value) in map {
+        path.push(key);
+        let fits = match value {
+            Value::Object(inner) if !inner.is_empty() => {
+                leaves(inner, depth + 1, max_depth, path, leaf)?
+            }
+            Value::String(s) if s.bytes().filter(|&b| b == b'\n').count() > MAX_CELL_BREAKS => {
+                false
+            }
+            Value::Array(_) | Value::Object(_) => {
+                // A JSON cell: check its depth now, so writing cannot fail.
+                json::write(&mut Vec::new(), value, depth, max_depth)?;
+                leaf(path, value);
+                true
+            }
+            _ => {
+                leaf(path, value);
+                true
+            }
+        };
+        path.pop();
+        if !fits {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// A cheap, deterministic estimate of the o200k tokens of `text`, close
+/// enough to choose between the markdown and the JSON of the same data.
+///
+/// It splits the text roughly as the tokenizer's pre-split does and
+/// weighs each kind of piece, in hundredths of a token: a word 1.2 (plus
+/// 1.0 per 8 letters), a group of up to 3 digits 1.9, a run of line feeds
+/// 2.0, one punctuation character before a word 0.6, a longer punctuation
+/// run 0.25 per character, anything else nothing. The weights are a least
+/// squares fit to the real counts of the markdown and JSON of the 22
+/// choices the eight benchmark datasets make (each within about 10%, and
+/// the markdown's and the JSON's errors go the same way: all 22 choices
+/// agree with the real counts); the test `estimate_agrees_with_o200k`
+/// checks it.
+pub(crate) fn estimate(text: &[u8]) -> usize {
+    let letter = |b: u8| b.is_ascii_alphabetic() || b >= 0x80;
+    let run = |i: usize, f: &dyn Fn(u8) -> bool| text[i..].iter().take_while(|&&b| f(b)).count();
+    let mut hundredths = 0;
+    let mut i = 0;
+    while i < text.len() {
+        let b = text[i];
+        let taken = if letter(b) {
+            let n = run(i, &letter);
+            hundredths += 120 + 100 * (n / 8);
+            n
+        } else if b.is_ascii_digit() {
+            let n = run(i, &|b| b.is_ascii_digit());
+            hundredths += 190 * n.div_ceil(3);
+            n
+        } else if b == b'\n' {
+            hundredths += 200;
+            run(i, &|b| b == b'\n')
+        } else if b == b' ' && text.get(i + 1).is_some_and(|&n| letter(n)) {
+            // A space before a word is part of the word's token.
+            1
+        } else {
+            let n = run(i, &|b| {
+                !(b.is_ascii_alphanumeric() || b >= 0x80 || b == b'\n')
+            });
+            if n > 1 {
+                hundredths += 25 * n;
+            } else if text.get(i + 1).is_some_and(|&n| letter(n)) {
+                hundredths += 60;
+            }
+            n
+        };
+        i += taken;
+    }
+    hundredths / 100
+}
+
+#[cfg(not(test))]
+mod tests {
+    /// Outside tests, the estimate always decides.
+    pub(super) fn markdown_only() -> bool {
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use codec_core::from_str;
+
+    use super::*;
+    use crate::render::{render, Options};
+    use crate::Profile;
+
+    thread_local! {
+        /// Rule tests use small inputs, where JSON would win: they turn
+        /// the choice off.
+        static MARKDOWN_ONLY: Cell<bool> = const { Cell::new(false) };
+    }
+
+    pub(super) fn markdown_only() -> bool {
+        MARKDOWN_ONLY.get()
+    }
+
+    fn dense(json: &str) -> String {
+        MARKDOWN_ONLY.set(!json.contains("idleTimeout"));
+        let value = from_str(json).unwrap_or_else(|e| panic!("{json}: {e}"));
+        let mut out = Vec::new();
+        let options = Options {
+            profile: Profile::Dense,
+            ..Options::default()
+        };
+        render(&value, &mut out, &options).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn follows_each_rule() {
+        let cases: &[(&str, &str)] = &[
+            // Rows without outer pipes; an empty first cell keeps its pipe.
+            (
+                r#"[{"a": 1, "b": "x"}, {"b": "y", "c": null}]"#,
+                "|a|b|c|\n|---|---|---|\n1|x|\n||y|\n",
+            ),
+            // One column keeps its outer pipes.
+            (r#"[{"a": 1}, {"a": null}]"#, "|a|\n|---|\n|1|\n||\n"),
+            // Dotted columns; a key's own dot is escaped.
+            (
+                r#"[{"id": 1, "user": {"name": "ada", "a.b": 2}}]"#,
+                "|id|user.name|user.a\\.b|\n|---|---|---|\n1|ada|2\n",
+            ),
+            // Line breaks as refs, lists in brackets, JSON in a code span.
+            (
+                r#"[{"s": "a\nb", "t": ["x", 1, null], "u": [{"k": "`|"}], "v": {}}]"#,
+                "|s|t|u|v|\n|---|---|---|---|\na&#10;b|[x, 1,]|`[{\"k\":\"\\u0060\\u007c\"}]`|`{}`\n",
+            ),
+            // A string that starts like a list or a JSON cell says so.
+            (
+                r#"[{"a": "[x]", "b": "[y]", "c": "`z"}]"#,
+                "|a|b|c|\n|---|---|---|\n\\[x]|\\[y]|\\`z\n",
+            ),
+            // The first cell is protected like a paragraph's start.
+            (
+                r##"[{"a": "# h", "b": 1}, {"a": "- i", "b": 2}]"##,
+                "|a|b|\n|---|---|\n\\# h|1\n\\- i|2\n",
+            ),
+            // A map of objects: a keyed table.
+            (
+                r#"{"x": {"a": 1}, "y": {"a": 2, "b": true}}"#,
+                "||a|b|\n|---|---|---|\nx|1|\ny|2|true\n",
+            ),
+            // Too many line breaks in a row: not a table.
+            (
+                r#"[{"a": "1\n2\n3\n4\n5\n6\n7\n8\n9\n10", "b": 1}]"#,
+                "# [0]\n\n- **a**:\n  ```\n  1\n  2\n  3\n  4\n  5\n  6\n  7\n  8\n  9\n  10\n  ```\n- **b**: 1\n",
+            ),
+            // An array table cannot start with the empty key.
+            (
+                r#"[{"": 1, "a": 2}]"#,
+                "# [0]\n\n- : 1\n- **a**: 2\n",
+            ),
+            // Where JSON is cheaper, a fenced json block.
+            (
+                r#"{"pool": {"min": 2, "max": 14, "idleTimeout": 30000}}"#,
+                "```json\n{\"pool\":{\"min\":2,\"max\":14,\"idleTimeout\":30000}}\n```\n",
+            ),
+            // Scalars as in the default profile.
+            ("null", ""),
+            ("1.10", "1.10\n"),
+            ("[]", "[]\n"),
+            ("{}", "{}\n"),
+        ];
+        for (json, expected) in cases {
+            assert_eq!(dense(json), *expected, "{json}");
+        }
+    }
+
+    #[test]
+    fn stops_at_the_depth_limit() {
+        let options = Options {
+            max_depth: 3,
+            profile: Profile::Dense,
+        };
+        for (depth, ok) in [(3, true), (4, false)] {
+            for objects in [false, true] {
+                let value = codec_core::testkit::nested(depth, objects);
+                let result = render(&value, &mut Vec::new(), &options);
+                match result {
+                    Ok(()) => assert!(ok, "depth {depth} objects {objects}"),
+                    Err(EncodeError::DepthLimit { limit: 3 }) => assert!(!ok),
+                    Err(e) => panic!("{e}"),
+                }
+            }
+        }
+        // Inside a table row: dotted columns and JSON cells count too.
+        let row = from_str(r#"[{"a": {"b": {"c": 1}}}]"#).unwrap();
+        assert!(render(&row, &mut Vec::new(), &options).is_err());
+        let row = from_str(r#"[{"a": [[1]]}]"#).unwrap();
+        assert!(render(&row, &mut Vec::new(), &options).is_err());
+    }
+
+    /// The estimate against real o200k counts: on markdown and JSON texts
+    /// of several shapes, its choice between the two agrees with the real
+    /// one whenever they differ by more than 10%.
+    #[test]
+    fn estimate_agrees_with_o200k() {
+        let bpe = tiktoken_rs::o200k_base_singleton();
+        let real = |s: &str| bpe.count_ordinary(s);
+        let pairs: &[(&str, &str)] = &[
+            (
+                "- **min**: 2\n- **max**: 14\n- **idleTimeout**: 30000\n",
+                r#"{"min":2,"max":14,"idleTimeout":30000}"#,
+            ),
+            (
+                "|id|name|email|\n|---|---|---|\n1|Ada Lovelace|ada@example.com\n2|Bob Stone|bob@example.org\n3|Cy Young|cy@example.net\n",
+                r#"[{"id":1,"name":"Ada Lovelace","email":"ada@example.com"},{"id":2,"name":"Bob Stone","email":"bob@example.org"},{"id":3,"name":"Cy Young","email":"cy@example.net"}]"#,
+            ),
+            (
+                "||enabled|rollout|\n|---|---|---|\nflag_a|true|82\nflag_b|false|35\nflag_c|true|7\n",
+                r#"{"flag_a":{"enabled":true,"rollout":82},"flag_b":{"enabled":false,"rollout":35},"flag_c":{"enabled":true,"rollout":7}}"#,
+            ),
+            ("- **a**: x\n", r#"{"a":"x"}"#),
+        ];
+        for (markdown, json) in pairs {
+            for text in [markdown, json] {
+                let (estimated, counted) = (estimate(text.as_bytes()), real(text));
+                assert!(
+                    estimated * 10 >= counted * 7 && estimated * 10 <= counted * 13,
+                    "{text:?}: estimated {estimated}, o200k {counted}"
+                );
+            }
+            let (m, j) = (real(markdown), real(json) + FENCE_TOKENS);
+            if m * 10 > j * 11 || j * 10 > m * 11 {
+                let chosen =
+                    estimate(markdown.as_bytes()) <= estimate(json.as_bytes()) + FENCE_TOKENS;
+                assert_eq!(chosen, m <= j, "{markdown:?}: o200k {m} against {j}");
+            }
+        }
+        // The fence's own cost.
+        assert_eq!(real("```json\n{}\n```\n") - real("{}"), FENCE_TOKENS);
+    }
+}

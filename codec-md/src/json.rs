@@ -1,0 +1,147 @@
+//! A minimal compact JSON writer, for the subtrees the dense profile writes
+//! as JSON (fenced `json` blocks and JSON cells).
+//!
+//! codec-md depends on codec-core only (adapters never depend on each
+//! other), so it cannot call codec-json. The output is exact JSON: keys in
+//! source order, numbers verbatim through [`Number::write_to`]. Strings are
+//! escaped as JSON requires, and also, as `\uXXXX`, every character that
+//! could change the markdown around the JSON: backticks (they could close
+//! a code span or a fence), `|` (it could end a table cell), and the
+//! characters the markdown writer never writes raw (controls, DEL,
+//! invisible and bidi characters). A JSON reader gets the same strings
+//! back; the markdown needs no escaping at all around it.
+//!
+//! [`Number::write_to`]: codec_core::Number::write_to
+
+use codec_core::{EncodeError, Value};
+
+/// Appends the compact JSON of `value`. Containers nested deeper than
+/// `max_depth - depth` are an [`EncodeError::DepthLimit`].
+pub(crate) fn write(
+    out: &mut Vec<u8>,
+    value: &Value,
+    depth: usize,
+    max_depth: usize,
+) -> Result<(), EncodeError> {
+    match value {
+        Value::Null => out.extend_from_slice(b"null"),
+        Value::Bool(true) => out.extend_from_slice(b"true"),
+        Value::Bool(false) => out.extend_from_slice(b"false"),
+        Value::Number(n) => n.write_to(out),
+        Value::String(s) => write_string(out, s),
+        Value::Array(items) => {
+            if depth + 1 > max_depth {
+                return Err(EncodeError::DepthLimit { limit: max_depth });
+            }
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write(out, item, depth + 1, max_depth)?;
+            }
+            out.push(b']');
+        }
+        Value::Object(map) => {
+            if depth + 1 > max_depth {
+                return Err(EncodeError::DepthLimit { limit: max_depth });
+            }
+            out.push(b'{');
+            for (i, (key, item)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_string(out, key);
+                out.push(b':');
+                write(out, item, depth + 1, max_depth)?;
+            }
+            out.push(b'}');
+        }
+    }
+    Ok(())
+}
+
+/// A JSON string literal, safe inside a code span, a fence or a cell.
+fn write_string(out: &mut Vec<u8>, s: &str) {
+    out.push(b'"');
+    let mut start = 0;
+    for (at, c) in s.char_indices() {
+        let short: Option<&[u8]> = match c {
+            '"' => Some(b"\\\""),
+            '\\' => Some(b"\\\\"),
+            '\n' => Some(b"\\n"),
+            '\r' => Some(b"\\r"),
+            '\t' => Some(b"\\t"),
+            _ => None,
+        };
+        let unicode = short.is_none() && needs_unicode_escape(c);
+        if short.is_none() && !unicode {
+            continue;
+        }
+        out.extend_from_slice(&s.as_bytes()[start..at]);
+        start = at + c.len_utf8();
+        match short {
+            Some(escape) => out.extend_from_slice(escape),
+            None => {
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    out.extend_from_slice(format!("\\u{unit:04x}").as_bytes());
+                }
+            }
+        }
+    }
+    out.extend_from_slice(&s.as_bytes()[start..]);
+    out.push(b'"');
+}
+
+/// Characters written `\uXXXX`: the ones JSON requires (controls) and the
+/// ones that could change the markdown around the JSON.
+fn needs_unicode_escape(c: char) -> bool {
+    matches!(c,
+        '\0'..='\u{1f}' | '`' | '|' | '\u{7f}'..='\u{9f}' | '\u{ad}'
+        | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
+        | '\u{2028}' | '\u{2029}' | '\u{2060}'..='\u{206f}' | '\u{feff}')
+}
+
+#[cfg(test)]
+mod tests {
+    use codec_core::from_str;
+
+    use super::*;
+
+    #[test]
+    fn writes_exact_compact_json() {
+        let cases: &[(&str, &str)] = &[
+            ("null", "null"),
+            ("[1.10, 1e400, -0.0, true]", "[1.10,1e400,-0.0,true]"),
+            (r#"{"b": {"a": []}, "a": {}}"#, r#"{"b":{"a":[]},"a":{}}"#),
+            (r#""a\"b\\c\nd\re\tf""#, r#""a\"b\\c\nd\re\tf""#),
+            (
+                r#""`|\u0000\u001f\u007f""#,
+                r#""\u0060\u007c\u0000\u001f\u007f""#,
+            ),
+            (r#""\u202e\ufeff é 😀""#, r#""\u202e\ufeff é 😀""#),
+        ];
+        for (input, expected) in cases {
+            let mut out = Vec::new();
+            write(&mut out, &from_str(input).unwrap(), 0, 128).unwrap();
+            assert_eq!(String::from_utf8(out).unwrap(), *expected, "{input}");
+            // Another JSON reader gets the same value back.
+            assert_eq!(
+                from_str(expected).unwrap(),
+                from_str(input).unwrap(),
+                "{input}"
+            );
+        }
+    }
+
+    #[test]
+    fn stops_at_the_depth_limit() {
+        let value = codec_core::testkit::nested(3, true);
+        assert!(write(&mut Vec::new(), &value, 0, 3).is_ok());
+        assert!(matches!(
+            write(&mut Vec::new(), &value, 0, 2),
+            Err(EncodeError::DepthLimit { limit: 2 })
+        ));
+    }
+}

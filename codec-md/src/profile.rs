@@ -1,0 +1,19 @@
+//! [`Profile`]: which layout rules the markdown codec follows.
+
+/// The layout rules of a [`MarkdownCodec`](crate::MarkdownCodec), chosen
+/// with [`MarkdownCodecBuilder::profile`](crate::MarkdownCodecBuilder::profile).
+/// Both write `text/markdown`; both keep every string from changing the
+/// document's structure.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Profile {
+    /// The schema of `SPEC.md`: key lists, headed sections, flat tables.
+    #[default]
+    Default,
+    /// Fewer tokens (`SPEC.md`, *Dense profile*): row lines without outer
+    /// pipes, nested objects as dotted columns, maps of objects as keyed
+    /// tables, lists and JSON inside cells, and a fenced `json` block for
+    /// any section that would cost more as markdown. On the benchmark
+    /// datasets it costs less than TOON and never more than compact JSON.
+    Dense,
+}

@@ -1,0 +1,95 @@
+//! The dense profile's token targets, in o200k_base.
+
+use codec_core::{from_slice, Codec, Value};
+use codec_md::{MarkdownCodec, Profile};
+
+macro_rules! dataset {
+    ($name:literal) => {
+        (
+            $name,
+            include_bytes!(concat!("../../benches/data/", $name, ".json")) as &[u8],
+        )
+    };
+}
+
+const DATASETS: [(&str, &[u8]); 8] = [
+    dataset!("tabular"),
+    dataset!("nested"),
+    dataset!("analytics"),
+    dataset!("github"),
+    dataset!("event-logs"),
+    dataset!("nested-config"),
+    dataset!("keyed"),
+    dataset!("nested-group"),
+];
+
+fn tokens(text: &[u8]) -> usize {
+    tiktoken_rs::o200k_base_singleton().count_ordinary(std::str::from_utf8(text).unwrap())
+}
+
+fn render(value: &Value, profile: Profile) -> Vec<u8> {
+    let mut out = Vec::new();
+    MarkdownCodec::builder()
+        .profile(profile)
+        .build()
+        .encode_value(value, &mut out)
+        .unwrap();
+    out
+}
+
+/// (dataset, compact JSON, TOON 4.4) in o200k, from
+/// shared/datasets/README.md (benches/tests/tokens.rs checks them).
+const REFERENCE: [(&str, usize, usize); 8] = [
+    ("tabular", 79_349, 50_226),
+    ("nested", 69_990, 73_551),
+    ("analytics", 14_213, 9_118),
+    ("github", 11_640, 8_938),
+    ("event-logs", 128_530, 154_091),
+    ("nested-config", 551, 585),
+    ("keyed", 15_687, 10_550),
+    ("nested-group", 47_018, 26_992),
+];
+
+/// The flat datasets (one table of scalars): the dense profile must beat
+/// TOON there.
+const FLAT: [&str; 4] = ["tabular", "analytics", "github", "keyed"];
+
+/// A fenced `json` block costs 5 tokens around its JSON: a document whose
+/// every layout costs more as markdown comes out that much over compact
+/// JSON (nested-config: 556 against 551).
+const FENCE_TOKENS: usize = 5;
+
+/// The targets, dataset by dataset and in total. Counting all
+/// eight (1.1 MB of markdown) takes a few seconds in a debug build.
+#[test]
+fn dense_meets_the_token_targets() {
+    let mut total = 0;
+    let mut failures = Vec::new();
+    for ((name, json), (reference, compact, toon)) in DATASETS.iter().zip(REFERENCE) {
+        assert_eq!(*name, reference);
+        let value = from_slice(json).unwrap();
+        let dense = tokens(&render(&value, Profile::Dense));
+        total += dense;
+        if dense > compact + FENCE_TOKENS {
+            failures.push(format!("{name}: {dense} tokens, compact JSON {compact}"));
+        }
+        if FLAT.contains(name) && dense > toon {
+            failures.push(format!("{name}: {dense} tokens, TOON {toon}"));
+        }
+    }
+    if total > 294_000 {
+        failures.push(format!("total: {total} tokens, target 294,000"));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The dense profile never costs more than the default one.
+#[test]
+fn dense_is_never_larger_than_default() {
+    for (name, json) in DATASETS {
+        let value = from_slice(json).unwrap();
+        let dense = render(&value, Profile::Dense);
+        let default = render(&value, Profile::Default);
+        assert!(dense.len() <= default.len(), "{name}");
+    }
+}
