@@ -4,7 +4,7 @@
 use codec_core::Codec;
 use codec_json::JsonCodec;
 use codec_mcp::{McpCodec, StructuredContent};
-use codec_md::MarkdownCodec;
+use codec_md::{MarkdownCodec, Profile};
 
 /// A codec under test and the name it is reported under.
 pub type Named = (&'static str, Box<dyn Codec>);
@@ -16,12 +16,18 @@ pub fn codecs() -> Vec<Named> {
     vec![
         ("codec-json", Box::new(JsonCodec::new())),
         ("codec-md", Box::new(MarkdownCodec::new())),
+        ("codec-md dense", Box::new(md_dense())),
         ("codec-mcp", Box::new(McpCodec::new())),
     ]
 }
 
+/// codec-md's token-dense profile.
+fn md_dense() -> MarkdownCodec {
+    MarkdownCodec::builder().profile(Profile::Dense).build()
+}
+
 /// The encodings meant for a model to read, for the token report: every
-/// profile of codec-md (one so far: the default), and codec-mcp both as it
+/// profile of codec-md (default and dense), and codec-mcp both as it
 /// ships (the whole `CallToolResult` JSON: markdown text cut at 25,000
 /// characters plus the full `structuredContent`) and as a service that
 /// wants the model to read the markdown configures it (text only, no cut).
@@ -33,6 +39,7 @@ pub fn token_codecs() -> Vec<Named> {
         .expect("no output schema, so `never` is valid");
     vec![
         ("codec-md", Box::new(MarkdownCodec::new())),
+        ("codec-md dense", Box::new(md_dense())),
         ("codec-mcp default", Box::new(McpCodec::new())),
         ("codec-mcp text only", Box::new(mcp_text)),
     ]
