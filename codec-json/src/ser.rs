@@ -27,6 +27,7 @@ pub(crate) struct Serializer<'a> {
 }
 
 impl<'a> Serializer<'a> {
+    #[inline]
     pub(crate) fn new(out: &'a mut Vec<u8>, layout: Layout) -> Serializer<'a> {
         Serializer {
             out,
@@ -37,6 +38,7 @@ impl<'a> Serializer<'a> {
     }
 
     /// Opens a container: the same depth rule as `to_value`.
+    #[inline]
     fn open(self, bracket: u8) -> Result<Compound<'a>> {
         if self.level >= DEFAULT_MAX_DEPTH {
             return Err(ToValueError::DepthLimit {
@@ -54,6 +56,7 @@ impl<'a> Serializer<'a> {
     }
 
     /// `{"variant":` then the caller writes the inner value at level + 1.
+    #[inline]
     fn open_variant(self, variant: &str) -> Result<Compound<'a>> {
         let mut outer = self.open(b'{')?;
         outer.layout.before_item(outer.out, true, outer.level + 1);
@@ -76,6 +79,7 @@ pub(crate) struct Compound<'a> {
 }
 
 impl<'a> Compound<'a> {
+    #[inline]
     fn child(&mut self) -> Serializer<'_> {
         Serializer {
             out: self.out,
@@ -85,6 +89,7 @@ impl<'a> Compound<'a> {
         }
     }
 
+    #[inline]
     fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         self.layout
             .before_item(self.out, self.first, self.level + 1);
@@ -92,6 +97,7 @@ impl<'a> Compound<'a> {
         value.serialize(self.child())
     }
 
+    #[inline]
     fn field<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<()> {
         self.layout
             .before_item(self.out, self.first, self.level + 1);
@@ -101,6 +107,7 @@ impl<'a> Compound<'a> {
         value.serialize(self.child())
     }
 
+    #[inline]
     fn close(self, bracket: u8) -> Result<()> {
         self.layout
             .close(self.out, !self.first, self.level, bracket);
@@ -108,6 +115,7 @@ impl<'a> Compound<'a> {
     }
 
     /// Opens the inner container of a tuple or struct variant.
+    #[inline]
     fn nest(mut self, bracket: u8) -> Result<Compound<'a>> {
         let level = self.level + 1;
         if level >= DEFAULT_MAX_DEPTH {
@@ -123,6 +131,7 @@ impl<'a> Compound<'a> {
     }
 
     /// Closes the inner container, then the variant wrapper.
+    #[inline]
     fn close_variant(self, bracket: u8) -> Result<()> {
         let layout = self.layout;
         let level = self.level;
@@ -149,11 +158,13 @@ impl ser::SerializeMap for SortedMap<'_> {
     type Ok = ();
     type Error = ToValueError;
 
+    #[inline]
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<()> {
         self.key = Some(key_to_string(key)?);
         Ok(())
     }
 
+    #[inline]
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         let key = self
             .key
@@ -184,6 +195,7 @@ impl ser::SerializeMap for SortedMap<'_> {
         Ok(())
     }
 
+    #[inline]
     fn end(mut self) -> Result<()> {
         if !self.ordered {
             // Stable sort, then the last of equal keys wins, as inserting
@@ -221,49 +233,61 @@ impl<'a> ser::Serializer for Serializer<'a> {
     type SerializeStruct = Compound<'a>;
     type SerializeStructVariant = Compound<'a>;
 
+    #[inline]
     fn serialize_bool(self, v: bool) -> Result<()> {
         self.out
             .extend_from_slice(if v { b"true" } else { b"false" });
         Ok(())
     }
+    #[inline]
     fn serialize_i8(self, v: i8) -> Result<()> {
         self.serialize_i64(i64::from(v))
     }
+    #[inline]
     fn serialize_i16(self, v: i16) -> Result<()> {
         self.serialize_i64(i64::from(v))
     }
+    #[inline]
     fn serialize_i32(self, v: i32) -> Result<()> {
         self.serialize_i64(i64::from(v))
     }
+    #[inline]
     fn serialize_i64(self, v: i64) -> Result<()> {
         self.out
             .extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
         Ok(())
     }
+    #[inline]
     fn serialize_i128(self, v: i128) -> Result<()> {
         self.out
             .extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
         Ok(())
     }
+    #[inline]
     fn serialize_u8(self, v: u8) -> Result<()> {
         self.serialize_u64(u64::from(v))
     }
+    #[inline]
     fn serialize_u16(self, v: u16) -> Result<()> {
         self.serialize_u64(u64::from(v))
     }
+    #[inline]
     fn serialize_u32(self, v: u32) -> Result<()> {
         self.serialize_u64(u64::from(v))
     }
+    #[inline]
     fn serialize_u64(self, v: u64) -> Result<()> {
         self.out
             .extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
         Ok(())
     }
+    #[inline]
     fn serialize_u128(self, v: u128) -> Result<()> {
         self.out
             .extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
         Ok(())
     }
+    #[inline]
     fn serialize_f32(self, v: f32) -> Result<()> {
         match Number::from_f32(v) {
             Some(n) => n.write_to(self.out),
@@ -271,6 +295,7 @@ impl<'a> ser::Serializer for Serializer<'a> {
         }
         Ok(())
     }
+    #[inline]
     fn serialize_f64(self, v: f64) -> Result<()> {
         if v.is_finite() {
             self.out
@@ -280,14 +305,17 @@ impl<'a> ser::Serializer for Serializer<'a> {
         }
         Ok(())
     }
+    #[inline]
     fn serialize_char(self, v: char) -> Result<()> {
         write_str(self.out, v.encode_utf8(&mut [0; 4]));
         Ok(())
     }
+    #[inline]
     fn serialize_str(self, v: &str) -> Result<()> {
         write_str(self.out, v);
         Ok(())
     }
+    #[inline]
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
         // serde_json writes bytes as an array of numbers.
         let mut seq = self.open(b'[')?;
@@ -296,19 +324,24 @@ impl<'a> ser::Serializer for Serializer<'a> {
         }
         seq.close(b']')
     }
+    #[inline]
     fn serialize_none(self) -> Result<()> {
         self.serialize_unit()
     }
+    #[inline]
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<()> {
         value.serialize(self)
     }
+    #[inline]
     fn serialize_unit(self) -> Result<()> {
         self.out.extend_from_slice(b"null");
         Ok(())
     }
+    #[inline]
     fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
         self.serialize_unit()
     }
+    #[inline]
     fn serialize_unit_variant(
         self,
         _name: &'static str,
@@ -318,6 +351,7 @@ impl<'a> ser::Serializer for Serializer<'a> {
         write_str(self.out, variant);
         Ok(())
     }
+    #[inline]
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
         name: &'static str,
@@ -356,6 +390,7 @@ impl<'a> ser::Serializer for Serializer<'a> {
             _ => value.serialize(self),
         }
     }
+    #[inline]
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
         self,
         _name: &'static str,
@@ -367,15 +402,19 @@ impl<'a> ser::Serializer for Serializer<'a> {
         value.serialize(outer.child())?;
         outer.close(b'}')
     }
+    #[inline]
     fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'a>> {
         self.open(b'[')
     }
+    #[inline]
     fn serialize_tuple(self, len: usize) -> Result<Compound<'a>> {
         self.serialize_seq(Some(len))
     }
+    #[inline]
     fn serialize_tuple_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a>> {
         self.serialize_seq(Some(len))
     }
+    #[inline]
     fn serialize_tuple_variant(
         self,
         _name: &'static str,
@@ -385,6 +424,7 @@ impl<'a> ser::Serializer for Serializer<'a> {
     ) -> Result<Compound<'a>> {
         self.open_variant(variant)?.nest(b'[')
     }
+    #[inline]
     fn serialize_map(self, len: Option<usize>) -> Result<SortedMap<'a>> {
         let ordered = self.ordered;
         let compound = self.open(b'{')?;
@@ -402,9 +442,11 @@ impl<'a> ser::Serializer for Serializer<'a> {
             key: None,
         })
     }
+    #[inline]
     fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a>> {
         self.open(b'{')
     }
+    #[inline]
     fn serialize_struct_variant(
         self,
         _name: &'static str,
@@ -420,9 +462,11 @@ impl ser::SerializeSeq for Compound<'_> {
     type Ok = ();
     type Error = ToValueError;
 
+    #[inline]
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         self.element(value)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.close(b']')
     }
@@ -432,9 +476,11 @@ impl ser::SerializeTuple for Compound<'_> {
     type Ok = ();
     type Error = ToValueError;
 
+    #[inline]
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         self.element(value)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.close(b']')
     }
@@ -444,9 +490,11 @@ impl ser::SerializeTupleStruct for Compound<'_> {
     type Ok = ();
     type Error = ToValueError;
 
+    #[inline]
     fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         self.element(value)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.close(b']')
     }
@@ -456,9 +504,11 @@ impl ser::SerializeTupleVariant for Compound<'_> {
     type Ok = ();
     type Error = ToValueError;
 
+    #[inline]
     fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         self.element(value)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.close_variant(b']')
     }
@@ -468,6 +518,7 @@ impl ser::SerializeStruct for Compound<'_> {
     type Ok = ();
     type Error = ToValueError;
 
+    #[inline]
     fn serialize_field<T: Serialize + ?Sized>(
         &mut self,
         key: &'static str,
@@ -475,6 +526,7 @@ impl ser::SerializeStruct for Compound<'_> {
     ) -> Result<()> {
         self.field(key, value)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.close(b'}')
     }
@@ -484,6 +536,7 @@ impl ser::SerializeStructVariant for Compound<'_> {
     type Ok = ();
     type Error = ToValueError;
 
+    #[inline]
     fn serialize_field<T: Serialize + ?Sized>(
         &mut self,
         key: &'static str,
@@ -491,6 +544,7 @@ impl ser::SerializeStructVariant for Compound<'_> {
     ) -> Result<()> {
         self.field(key, value)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.close_variant(b'}')
     }

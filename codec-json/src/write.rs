@@ -82,7 +82,6 @@ static ESCAPE: [u8; 256] = {
 /// Writes `s` as a JSON string, quotes included.
 #[inline]
 pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
-    out.reserve(s.len() + 2);
     out.push(b'"');
     let bytes = s.as_bytes();
     let mut start = 0;
