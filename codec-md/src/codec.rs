@@ -111,6 +111,30 @@ impl MarkdownCodecBuilder {
         self
     }
 
+    /// The lossless rendering: `false` unless set. Adds the fewest markers
+    /// (quotes around a string that reads as another type, `\,`, `\[x]`,
+    /// ...; `SPEC.md`, *Lossless*) that make [`parse_lossless`] give back
+    /// exactly the value: types, null versus missing versus `""`, numbers'
+    /// text, key order. Still valid GFM, and ordinary values carry no
+    /// marker.
+    ///
+    /// [`parse_lossless`]: crate::parse_lossless
+    ///
+    /// ```
+    /// use codec_core::{from_str, CodecExt};
+    /// use codec_md::MarkdownCodec;
+    ///
+    /// let codec = MarkdownCodec::builder().lossless(true).build();
+    /// let value = from_str(r#"[{"zip": "02139", "n": "7"}, {"n": null}]"#).unwrap();
+    /// let markdown = codec.to_vec(&value).unwrap();
+    /// assert_eq!(markdown, b"|zip|n|\n|---|---|\n|02139|\"7\"|\n|-||\n");
+    /// assert_eq!(codec_md::parse_lossless(std::str::from_utf8(&markdown).unwrap()).unwrap(), value);
+    /// ```
+    pub fn lossless(&mut self, yes: bool) -> &mut MarkdownCodecBuilder {
+        self.options.lossless = yes;
+        self
+    }
+
     /// The codec.
     pub fn build(&self) -> MarkdownCodec {
         MarkdownCodec {

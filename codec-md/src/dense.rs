@@ -573,6 +573,7 @@ mod tests {
         let options = Options {
             max_depth: 3,
             profile: Profile::Dense,
+            ..Options::default()
         };
         for (depth, ok) in [(3, true), (4, false)] {
             for objects in [false, true] {

@@ -68,10 +68,17 @@ mod codec;
 mod dense;
 mod escape;
 mod json;
+mod lossless;
+mod normalize;
+mod outline;
+mod parse;
 mod profile;
+mod reading;
 mod render;
 mod table;
 
 pub use codec::{render, MarkdownCodec, MarkdownCodecBuilder};
+pub use normalize::normalize;
+pub use parse::{parse, parse_lossless, ParseError};
 pub use profile::Profile;
 pub use table::{parse_table, ParseTableError, Table};

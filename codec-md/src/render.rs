@@ -11,6 +11,7 @@ use std::collections::HashSet;
 use codec_core::{EncodeError, Map, Value};
 
 use crate::escape::{self, Context};
+use crate::lossless;
 use crate::Profile;
 
 /// Rendering options. Private for now: the builder is the public face.
@@ -21,6 +22,8 @@ pub(crate) struct Options {
     /// The layout rules: `SPEC.md`'s, or the dense profile's
     /// ([`crate::dense`]).
     pub(crate) profile: Profile,
+    /// The lossless markers ([`crate::lossless`]).
+    pub(crate) lossless: bool,
 }
 
 impl Default for Options {
@@ -28,6 +31,7 @@ impl Default for Options {
         Options {
             max_depth: codec_core::DEFAULT_MAX_DEPTH,
             profile: Profile::Default,
+            lossless: false,
         }
     }
 }
@@ -62,12 +66,13 @@ pub(crate) fn render(
         max_depth: options.max_depth,
         started: false,
         dense: options.profile == Profile::Dense,
+        lossless: options.lossless,
     };
     renderer.document(value)
 }
 
 /// How a member or array element is laid out in its container's body.
-enum Layout<'v> {
+pub(crate) enum Layout<'v> {
     /// On a list line: a scalar, an inline list, `[]` or `{}`.
     Inline,
     /// On a list line, its string in a fenced block under it.
@@ -90,6 +95,8 @@ pub(crate) struct Renderer<'o> {
     pub(crate) started: bool,
     /// The dense profile: its tables and JSON subtrees ([`crate::dense`]).
     pub(crate) dense: bool,
+    /// The lossless markers ([`crate::lossless`]).
+    pub(crate) lossless: bool,
 }
 
 impl Renderer<'_> {
@@ -102,14 +109,18 @@ impl Renderer<'_> {
                 self.scalar(value, Context::Value);
                 self.out.push(b'\n');
             }
-            Value::String(s) if s.is_empty() => {}
+            Value::String(s) if s.is_empty() && !self.lossless => {}
             Value::String(s) if s.contains('\n') && fence_eligible(s) => {
                 self.block();
                 fence(self.out, s, None, b"");
             }
             Value::String(s) => {
                 self.block();
-                escape::write_paragraph(self.out, s);
+                if self.lossless {
+                    lossless::write_paragraph(self.out, s);
+                } else {
+                    escape::write_paragraph(self.out, s);
+                }
                 self.out.push(b'\n');
             }
             Value::Array(items) => {
@@ -117,12 +128,16 @@ impl Renderer<'_> {
                 if items.is_empty() {
                     self.block();
                     self.out.extend_from_slice(b"[]\n");
-                } else if let Some(columns) = table_columns(items) {
+                } else if let Some(columns) = self.table_columns(items) {
                     self.enter(2)?;
                     self.table(items, &columns);
                 } else if is_inline_list(items) {
                     self.block();
-                    escape::write_list(self.out, items, true);
+                    if self.lossless {
+                        lossless::write_list(self.out, items, true);
+                    } else {
+                        escape::write_list(self.out, items, true);
+                    }
                     if self.out.last() == Some(&b' ') {
                         self.out.pop();
                     }
@@ -178,10 +193,30 @@ impl Renderer<'_> {
     {
         let mut listed = false;
         let mut sections = 0;
-        for (label, value) in entries.clone() {
+        // Lossless: a section that came before a listed member keeps its
+        // place with a `- **key**: #` line.
+        let last_listed = match siblings {
+            Some(_) if self.lossless => entries
+                .clone()
+                .enumerate()
+                .filter(|(_, (label, value))| !matches!(layout(*label, value), Layout::Section))
+                .map(|(i, _)| i)
+                .last(),
+            _ => None,
+        };
+        for (i, (label, value)) in entries.clone().enumerate() {
             let layout = layout(label, value);
             if matches!(layout, Layout::Section) {
                 sections += 1;
+                if last_listed.is_some_and(|last| i < last) {
+                    if !listed {
+                        self.block();
+                        listed = true;
+                    }
+                    self.item(label, &Value::Null, Layout::Inline, None, depth + 1)?;
+                    self.out.pop();
+                    self.out.extend_from_slice(b" #\n");
+                }
                 continue;
             }
             if !listed {
@@ -242,7 +277,11 @@ impl Renderer<'_> {
                 if items.is_empty() {
                     self.out.extend_from_slice(b"[]");
                 } else {
-                    escape::write_list(self.out, items, false);
+                    if self.lossless {
+                        lossless::write_list(self.out, items, false);
+                    } else {
+                        escape::write_list(self.out, items, false);
+                    }
                 }
             }
             Value::Object(_) => {
@@ -283,13 +322,18 @@ impl Renderer<'_> {
                 self.index(i, false);
             }
         }
+        if self.lossless && level > MAX_HEADING {
+            // Lossless: an h6's closing `#`s say how far below h6 it is.
+            self.out.push(b' ');
+            self.out.resize(self.out.len() + level - MAX_HEADING, b'#');
+        }
         self.out.push(b'\n');
         if self.dense {
             return self.dense_section_body(value, level + 1, depth);
         }
         match value {
             Value::Object(map) => self.body(members(map), Some(map), level + 1, depth),
-            Value::Array(items) => match table_columns(items) {
+            Value::Array(items) => match self.table_columns(items) {
                 Some(columns) => {
                     self.enter(depth + 1)?;
                     self.table(items, &columns);
@@ -299,6 +343,13 @@ impl Renderer<'_> {
             },
             _ => Ok(()),
         }
+    }
+
+    /// The columns of `items` when they are a table; a lossless table also
+    /// needs every row's keys in the columns' order.
+    fn table_columns<'v>(&self, items: &'v [Value]) -> Option<Vec<&'v str>> {
+        table_columns(items)
+            .filter(|columns| !self.lossless || lossless::keeps_order(items, columns))
     }
 
     /// `[i]`, bold on a list line.
@@ -340,6 +391,8 @@ impl Renderer<'_> {
                 };
                 if let Some(cell) = cell {
                     self.scalar(cell, Context::Cell);
+                } else if self.lossless {
+                    self.out.push(b'-');
                 }
                 self.out.push(b'|');
             }
@@ -355,6 +408,13 @@ impl Renderer<'_> {
             Value::Bool(true) => self.out.extend_from_slice(b"true"),
             Value::Bool(false) => self.out.extend_from_slice(b"false"),
             Value::Number(n) => n.write_to(self.out),
+            Value::String(s) if self.lossless => {
+                let place = match context {
+                    Context::Cell => lossless::Place::Cell,
+                    _ => lossless::Place::Value,
+                };
+                lossless::write_str(self.out, s, place);
+            }
             Value::String(s) => escape::write_str(self.out, s, context),
         }
     }
@@ -368,7 +428,7 @@ pub(crate) fn elements(items: &[Value]) -> impl Iterator<Item = (Label<'_>, &Val
     items.iter().enumerate().map(|(i, v)| (Label::Index(i), v))
 }
 
-fn layout<'v>(label: Label<'_>, value: &'v Value) -> Layout<'v> {
+pub(crate) fn layout<'v>(label: Label<'_>, value: &'v Value) -> Layout<'v> {
     match value {
         Value::String(s)
             if (s.contains('\n') || matches!(label, Label::Key(key) if is_code_key(key)))
@@ -387,7 +447,7 @@ fn is_code_key(key: &str) -> bool {
 }
 
 /// A fence cannot hold CR (parsers normalize line endings) or NUL.
-fn fence_eligible(s: &str) -> bool {
+pub(crate) fn fence_eligible(s: &str) -> bool {
     !s.bytes().any(|b| b == b'\r' || b == 0)
 }
 
@@ -417,7 +477,7 @@ pub(crate) fn is_inline_list(items: &[Value]) -> bool {
 /// every value a scalar with no line break, at least one column, and at
 /// most half the cells empty (a sparser table would make the output grow
 /// with the square of the input).
-fn table_columns(items: &[Value]) -> Option<Vec<&str>> {
+pub(crate) fn table_columns(items: &[Value]) -> Option<Vec<&str>> {
     let mut columns: Vec<&str> = Vec::new();
     let mut seen: HashSet<&str> = HashSet::new();
     let mut present = 0usize;
@@ -442,7 +502,7 @@ fn table_columns(items: &[Value]) -> Option<Vec<&str>> {
 
 /// Writes `s` as a fenced code block, every non-empty line after `indent`.
 /// The fence is longer than any backtick run in `s`.
-fn fence(out: &mut Vec<u8>, s: &str, language: Option<&str>, indent: &[u8]) {
+pub(crate) fn fence(out: &mut Vec<u8>, s: &str, language: Option<&str>, indent: &[u8]) {
     let longest = s
         .as_bytes()
         .split(|&b| b != b'`')

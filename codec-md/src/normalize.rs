@@ -1,0 +1,212 @@
+//! [`normalize`]: what the default rendering of a value reads back as.
+
+use codec_core::{Map, Value, DEFAULT_MAX_DEPTH};
+
+use crate::outline::{self, Block, Kind, Label};
+use crate::reading;
+use crate::render::{self, Layout};
+
+/// The value as plain markdown carries it: `parse(&render(v)?) ==
+/// normalize(v)` for every value `render` accepts.
+///
+/// It applies exactly what the default rendering cannot carry, and nothing
+/// else (`SPEC.md`, *Reading*):
+///
+/// - **Text reads as its type.** A string that is empty, `true`, `false`
+///   or a JSON number becomes null, that bool or that number (in a cell, a
+///   list item, a key's value, a top-level paragraph).
+/// - **Commas split.** A string written after a key (or as a top-level
+///   paragraph) that holds commas becomes the list of its comma-separated
+///   pieces, each read as above; blanks next to a comma are dropped. A
+///   string `[]` or `{}` there becomes that empty container.
+/// - **One-item lists** after a key or at the top level become their item.
+/// - **Tables are rectangular.** Every row gets every column, in the
+///   columns' order; a member the row lacked is null.
+/// - **Sections move.** An object's members that render as sections
+///   (non-empty containers that do not fit a line) come after the others.
+/// - **Below h6**, where headings stop growing, an h6 section with a list
+///   of its own does not hold the h6 sections after it: they become its
+///   siblings (a repeated key keeps its first place and its last value).
+///
+/// Numbers keep their exact text, strings their exact characters
+/// (escapes, references, fences and edge whitespace all come back), and
+/// arrays their order. Values deeper than
+/// [`codec_core::DEFAULT_MAX_DEPTH`], which `render` refuses, are returned
+/// as they are.
+///
+/// ```
+/// use codec_core::from_str;
+///
+/// let value = from_str(r#"{"db": {"port": 1}, "id": "42", "tags": ["x"], "note": "a, b"}"#).unwrap();
+/// let normal = from_str(r#"{"id": 42, "tags": "x", "note": ["a", "b"], "db": {"port": 1}}"#).unwrap();
+/// assert_eq!(codec_md::normalize(&value), normal);
+/// assert_eq!(codec_md::parse(&codec_md::render(&value).unwrap()).unwrap(), normal);
+/// ```
+pub fn normalize(value: &Value) -> Value {
+    if value.depth() > DEFAULT_MAX_DEPTH {
+        return value.clone();
+    }
+    let mut blocks = Vec::new();
+    document(value, &mut blocks);
+    // Sections nest at most as deep as the value, within the limit.
+    outline::read(blocks, usize::MAX).unwrap_or_default()
+}
+
+fn block(kind: Kind) -> Block {
+    Block { kind, line: 1 }
+}
+
+/// The blocks of a document, as the renderer lays them out.
+fn document(value: &Value, out: &mut Vec<Block>) {
+    match value {
+        Value::Null => {}
+        Value::String(s) if s.is_empty() => {}
+        Value::Bool(_) | Value::Number(_) => out.push(block(Kind::Scalar(value.clone()))),
+        Value::String(s) => out.push(block(Kind::Scalar(inline(value, s)))),
+        Value::Array(items) if items.is_empty() => out.push(block(Kind::Scalar(value.clone()))),
+        Value::Object(map) if map.is_empty() => out.push(block(Kind::Scalar(value.clone()))),
+        Value::Array(items) => {
+            if let Some(columns) = render::table_columns(items) {
+                out.push(block(Kind::Table(table(items, &columns))));
+            } else if render::is_inline_list(items) {
+                out.push(block(Kind::Scalar(list(items))));
+            } else {
+                body(render::elements(items), 1, out);
+            }
+        }
+        Value::Object(map) => body(render::members(map), 1, out),
+    }
+}
+
+/// A string written inline (a value or a paragraph), or fenced when it has
+/// a line feed the fence can hold.
+fn inline(value: &Value, s: &str) -> Value {
+    if s.contains('\n') && render::fence_eligible(s) {
+        value.clone()
+    } else {
+        text_line(s)
+    }
+}
+
+/// The body of a container: its list, then its sections.
+fn body<'v>(
+    entries: impl Iterator<Item = (render::Label<'v>, &'v Value)> + Clone,
+    level: usize,
+    out: &mut Vec<Block>,
+) {
+    let mut items = Vec::new();
+    for (label, value) in entries.clone() {
+        let read = match render::layout(label, value) {
+            Layout::Section => continue,
+            Layout::Fenced(s) => Value::String(s.to_owned()),
+            Layout::Inline => match value {
+                Value::String(s) => text_line(s),
+                Value::Array(items) if !items.is_empty() => list(items),
+                other => other.clone(),
+            },
+        };
+        items.push((own(label), Some(read)));
+    }
+    if !items.is_empty() {
+        out.push(block(Kind::List(items)));
+    }
+    for (label, value) in entries {
+        if !matches!(render::layout(label, value), Layout::Section) {
+            continue;
+        }
+        out.push(block(Kind::Heading {
+            depth: level.min(6),
+            label: own(label),
+            capped: level >= 6,
+        }));
+        match value {
+            Value::Object(map) => body(render::members(map), level + 1, out),
+            Value::Array(items) => match render::table_columns(items) {
+                Some(columns) => out.push(block(Kind::Table(table(items, &columns)))),
+                None => body(render::elements(items), level + 1, out),
+            },
+            _ => {}
+        }
+    }
+}
+
+fn own(label: render::Label<'_>) -> Label {
+    match label {
+        render::Label::Key(key) => Label::Key(key.to_owned()),
+        render::Label::Index(i) => Label::Index(i),
+    }
+}
+
+/// A table's rows: every column, in order, each cell read as its type.
+fn table(items: &[Value], columns: &[&str]) -> Value {
+    let rows = items
+        .iter()
+        .map(|item| {
+            let row: Map = columns
+                .iter()
+                .map(|&column| (column, item.get(column).map_or(Value::Null, scalar)))
+                .collect();
+            Value::Object(row)
+        })
+        .collect();
+    Value::Array(rows)
+}
+
+/// An inline list read back: one item reads as the whole line, more as an
+/// array of scalars.
+fn list(items: &[Value]) -> Value {
+    match items {
+        [Value::String(s)] => text_line(s),
+        [one] => one.clone(),
+        _ => Value::Array(items.iter().map(scalar).collect()),
+    }
+}
+
+/// A scalar in a cell or a list item: its text read as its type.
+fn scalar(value: &Value) -> Value {
+    match value {
+        Value::String(s) => reading::scalar(s),
+        other => other.clone(),
+    }
+}
+
+/// A string written after a key or as a paragraph, read back: split at
+/// its commas, blanks beside a comma dropped (the ones at the string's
+/// ends are references, and stay).
+fn text_line(s: &str) -> Value {
+    if !s.contains(',') {
+        return match s {
+            "[]" => Value::Array(Vec::new()),
+            "{}" => Value::Object(Map::new()),
+            _ => reading::scalar(s),
+        };
+    }
+    let lead_end = s.len() - s.trim_start_matches(char::is_whitespace).len();
+    let trail_start = s.trim_end_matches(char::is_whitespace).len().max(lead_end);
+    let bytes = s.as_bytes();
+    let mut pieces = Vec::new();
+    let mut start = 0;
+    for end in s
+        .bytes()
+        .enumerate()
+        .filter(|&(_, b)| b == b',')
+        .map(|(i, _)| i)
+        .chain([s.len()])
+    {
+        let mut from = start;
+        if start > 0 {
+            while from < end && from < trail_start && matches!(bytes[from], b' ' | b'\t') {
+                from += 1;
+            }
+        }
+        let mut to = end;
+        if end < s.len() {
+            while to > from && to > lead_end && matches!(bytes[to - 1], b' ' | b'\t') {
+                to -= 1;
+            }
+        }
+        pieces.push(reading::scalar(&s[from..to]));
+        start = end + 1;
+    }
+    Value::Array(pieces)
+}

@@ -1,0 +1,192 @@
+//! The outline: a document as a flat sequence of blocks (headings, key
+//! lists, tables, a top-level scalar), and the one reader that nests them
+//! into a [`Value`].
+//!
+//! The parser produces the blocks from markdown text; [`normalize`] produces
+//! them from a value's layout. Both then go through [`read`], so the rules
+//! that nest sections (heading depth, the h6 cap, `[i]` labels, duplicate
+//! keys) live in one place.
+//!
+//! [`normalize`]: crate::normalize
+
+use codec_core::{Map, Value};
+
+use crate::parse::ParseError;
+
+/// What names a member: a key, or `[i]` for an array element.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Label {
+    Key(String),
+    Index(usize),
+}
+
+/// One block of a document, with the line it starts on (1 for values that
+/// have no source).
+#[derive(Debug)]
+pub(crate) struct Block {
+    pub(crate) kind: Kind,
+    pub(crate) line: usize,
+}
+
+#[derive(Debug)]
+pub(crate) enum Kind {
+    /// A top-level paragraph or fence: the whole document.
+    Scalar(Value),
+    /// A table: an array of row objects.
+    Table(Value),
+    /// A list of `- **key**: value` lines; `None` is the lossless
+    /// placeholder for a section that comes later.
+    List(Vec<(Label, Option<Value>)>),
+    /// A heading at `depth` (its level, or beyond 6 by its lossless
+    /// marker). `capped` is an unmarked h6 of the default reading, which
+    /// may stand for any depth from 6 on.
+    Heading {
+        depth: usize,
+        label: Label,
+        capped: bool,
+    },
+}
+
+/// Nests `blocks` into the document's value.
+///
+/// A heading's section is everything up to the next heading of the same or
+/// a lower depth; a section's value is its table, or its list and
+/// sections. Below h6 the default rendering repeats `######`, so an
+/// unmarked h6 section with no list or table of its own holds every h6
+/// section that follows it (its members); one with a list holds none
+/// (they are its siblings). Nesting deeper than `max_depth` is an error.
+pub(crate) fn read(blocks: Vec<Block>, max_depth: usize) -> Result<Value, ParseError> {
+    let mut reader = Reader {
+        blocks: blocks.into_iter().peekable(),
+        max_depth,
+    };
+    let value = match reader.blocks.peek() {
+        None => Value::Null,
+        Some(Block {
+            kind: Kind::Scalar(_) | Kind::Table(_),
+            ..
+        }) => match reader.blocks.next().map(|b| b.kind) {
+            Some(Kind::Scalar(v) | Kind::Table(v)) => v,
+            _ => unreachable!("peeked"),
+        },
+        Some(_) => reader.body(0, false, 1)?,
+    };
+    match reader.blocks.next() {
+        None => Ok(value),
+        Some(block) => Err(ParseError::Expected {
+            line: block.line,
+            column: 1,
+            expected: "the end of the document (a list, table or paragraph ends it here)",
+        }),
+    }
+}
+
+struct Reader {
+    blocks: std::iter::Peekable<std::vec::IntoIter<Block>>,
+    max_depth: usize,
+}
+
+impl Reader {
+    /// The body of a section at `depth` (0 for the document).
+    fn body(&mut self, depth: usize, capped: bool, nesting: usize) -> Result<Value, ParseError> {
+        let mut entries: Vec<(Label, Option<Value>)> = Vec::new();
+        let mut content = false;
+        match self.blocks.peek().map(|b| &b.kind) {
+            Some(Kind::List(_)) => {
+                if let Some(Block {
+                    kind: Kind::List(items),
+                    ..
+                }) = self.blocks.next()
+                {
+                    entries = items;
+                    content = true;
+                }
+            }
+            Some(Kind::Table(_)) if depth > 0 => {
+                if let Some(Block {
+                    kind: Kind::Table(table),
+                    ..
+                }) = self.blocks.next()
+                {
+                    return Ok(table);
+                }
+            }
+            _ => {}
+        }
+        while let Some(Block {
+            kind: Kind::Heading { depth: d, .. },
+            line,
+        }) = self.blocks.peek()
+        {
+            let (d, line) = (*d, *line);
+            let member = d > depth || (capped && !content && d == depth);
+            if !member {
+                break;
+            }
+            if nesting > self.max_depth {
+                return Err(ParseError::DepthLimit {
+                    line,
+                    column: 1,
+                    limit: self.max_depth,
+                });
+            }
+            let Some(Block {
+                kind: Kind::Heading { label, capped, .. },
+                ..
+            }) = self.blocks.next()
+            else {
+                unreachable!("peeked")
+            };
+            let value = self.body(d, capped, nesting + 1)?;
+            entries.push((label, Some(value)));
+        }
+        Ok(assemble(entries))
+    }
+}
+
+/// A container from its labelled members: an array when every label is an
+/// index and the indices are 0 to n-1 in any order, else an object (an
+/// index label is then the key `[i]`; a repeated key keeps its first place
+/// and its last value; a lossless placeholder is null until its section
+/// comes).
+pub(crate) fn assemble(entries: Vec<(Label, Option<Value>)>) -> Value {
+    let n = entries.len();
+    let mut slots: Vec<Option<Value>> = Vec::new();
+    let is_array = n > 0
+        && entries
+            .iter()
+            .all(|(label, _)| matches!(label, Label::Index(i) if *i < n))
+        && {
+            slots.resize(n, None);
+            entries.iter().all(|(label, _)| match label {
+                Label::Index(i) => slots[*i].replace(Value::Null).is_none(),
+                Label::Key(_) => false,
+            })
+        };
+    if is_array {
+        for (label, value) in entries {
+            if let Label::Index(i) = label {
+                slots[i] = Some(value.unwrap_or_default());
+            }
+        }
+        return Value::Array(slots.into_iter().map(Option::unwrap_or_default).collect());
+    }
+    let mut map = Map::with_capacity(n);
+    for (label, value) in entries {
+        let key = match label {
+            Label::Key(key) => key,
+            Label::Index(i) => format!("[{i}]"),
+        };
+        match value {
+            Some(value) => {
+                map.insert(key, value);
+            }
+            None => {
+                if !map.contains_key(&key) {
+                    map.insert(key, Value::Null);
+                }
+            }
+        }
+    }
+    Value::Object(map)
+}
