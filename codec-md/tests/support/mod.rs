@@ -9,10 +9,27 @@
 
 #![allow(dead_code, unreachable_pub)]
 
+use std::cell::Cell;
+
 use comrak::nodes::{AstNode, NodeValue};
 use comrak::{parse_document, Arena, Options};
 
 use codec_core::{Map, Value};
+
+thread_local! {
+    static CODE_SPANS: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Written around a code span's literal: a noncharacter, so no text
+/// reads as a code span.
+pub const CODE_SPAN: char = '\u{fdd0}';
+
+/// Lets both parsers' inline walks accept code spans, read as
+/// [`CODE_SPAN`], literal, [`CODE_SPAN`]: the dense profile's JSON cells.
+/// Off by default, so any code span in a default rendering still fails.
+pub fn allow_code_spans(yes: bool) {
+    CODE_SPANS.set(yes);
+}
 
 /// A block of a rendered document, as the schema reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -157,6 +174,11 @@ fn push_inline<'a>(node: &'a AstNode<'a>, text: &mut String, markdown: &str) {
     let value = node.data().value.clone();
     match value {
         NodeValue::Text(t) => text.push_str(&t),
+        NodeValue::Code(code) if CODE_SPANS.get() => {
+            text.push(CODE_SPAN);
+            text.push_str(&code.literal);
+            text.push(CODE_SPAN);
+        }
         NodeValue::Link(link) => {
             let label = inline_text(node, markdown);
             let autolink = link.url == label
@@ -197,6 +219,11 @@ pub fn parse_pulldown(markdown: &str) -> Vec<Block> {
             }
             match events.next().unwrap() {
                 Event::Text(t) => text.push_str(&t),
+                Event::Code(t) if CODE_SPANS.get() => {
+                    text.push(CODE_SPAN);
+                    text.push_str(&t);
+                    text.push(CODE_SPAN);
+                }
                 other => panic!("pulldown: unexpected inline {other:?} in\n{markdown}"),
             }
         }
@@ -362,13 +389,13 @@ pub fn expected(value: &Value) -> Vec<Block> {
     blocks
 }
 
-fn keyed(map: &Map) -> Vec<(String, &Value, bool)> {
+pub fn keyed(map: &Map) -> Vec<(String, &Value, bool)> {
     map.iter()
         .map(|(k, v)| (k.replace('\0', "\u{fffd}"), v, true))
         .collect()
 }
 
-fn indexed(items: &[Value]) -> Vec<(String, &Value, bool)> {
+pub fn indexed(items: &[Value]) -> Vec<(String, &Value, bool)> {
     items
         .iter()
         .enumerate()
@@ -376,7 +403,7 @@ fn indexed(items: &[Value]) -> Vec<(String, &Value, bool)> {
         .collect()
 }
 
-fn is_section(value: &Value) -> bool {
+pub fn is_section(value: &Value) -> bool {
     match value {
         Value::Array(items) => !items.is_empty() && !inline_list(items),
         Value::Object(map) => !map.is_empty(),
@@ -414,7 +441,7 @@ fn body(
     }
 }
 
-fn list_item(key: &str, value: &Value, is_key: bool, siblings: Option<&Map>) -> Item {
+pub fn list_item(key: &str, value: &Value, is_key: bool, siblings: Option<&Map>) -> Item {
     match value {
         Value::String(s) if fenceable(s) && (s.contains('\n') || is_key && is_code(key)) => {
             let info = if is_key
@@ -452,18 +479,18 @@ fn is_code(key: &str) -> bool {
     CODE_KEYS.iter().any(|k| key.eq_ignore_ascii_case(k))
 }
 
-fn fenceable(s: &str) -> bool {
+pub fn fenceable(s: &str) -> bool {
     !s.contains(['\r', '\0'])
 }
 
-fn inline_list(items: &[Value]) -> bool {
+pub fn inline_list(items: &[Value]) -> bool {
     items.iter().all(|v| match v {
         Value::String(s) => !s.contains([',', '\n']),
         v => v.is_scalar(),
     })
 }
 
-fn list_text(items: &[Value]) -> String {
+pub fn list_text(items: &[Value]) -> String {
     let mut line = items.iter().map(text).collect::<Vec<_>>().join(", ");
     if items.len() > 1 && items.last().is_some_and(|v| text(v).is_empty()) {
         // The separator's space before an empty last item is not written.
