@@ -76,7 +76,7 @@ pub use parse::{
     from_slice, from_slice_with, from_str, DuplicateKeys, ParseError, ParseErrorKind, ParseOptions,
     DEFAULT_MAX_DEPTH,
 };
-pub use ser::{key_to_string, to_value, ToValueError};
+pub use ser::{key_to_string, to_value, write_key, ToValueError};
 #[doc(hidden)]
 pub use ser::{NUMBER_TOKEN, ORDERED_MAP_TOKEN};
 pub use value::Value;

@@ -373,7 +373,7 @@ impl ser::SerializeMap for MapBuilder {
     type Error = ToValueError;
 
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), ToValueError> {
-        self.key = Some(key.serialize(KeySerializer)?);
+        self.key = Some(key_to_string(key)?);
         Ok(())
     }
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), ToValueError> {
@@ -461,16 +461,27 @@ impl ser::SerializeStructVariant for VariantBuilder<MapBuilder> {
 /// For codecs that stream a `Serialize` value without building a [`Value`]
 /// and must sort map keys exactly as [`to_value`] does.
 pub fn key_to_string<T: Serialize + ?Sized>(key: &T) -> Result<String, ToValueError> {
-    key.serialize(KeySerializer)
+    let mut text = String::new();
+    write_key(key, &mut text)?;
+    Ok(text)
 }
 
-#[derive(Debug, Clone, Copy)]
-struct KeySerializer;
+/// Appends the text [`key_to_string`] gives to `out`, without allocating
+/// when `out` has room: for codecs that reuse one buffer for every key.
+pub fn write_key<T: Serialize + ?Sized>(key: &T, out: &mut String) -> Result<(), ToValueError> {
+    key.serialize(KeySerializer(out))
+}
+
+#[derive(Debug)]
+struct KeySerializer<'a>(&'a mut String);
 
 macro_rules! key_via_display {
     ($($method:ident: $t:ty),*) => {$(
-        fn $method(self, v: $t) -> Result<String, ToValueError> {
-            Ok(v.to_string())
+        fn $method(self, v: $t) -> Result<(), ToValueError> {
+            use std::fmt::Write;
+            // Writing to a String cannot fail.
+            let _ = write!(self.0, "{v}");
+            Ok(())
         }
     )*};
 }
@@ -483,16 +494,16 @@ macro_rules! key_rejected {
     )*};
 }
 
-impl ser::Serializer for KeySerializer {
-    type Ok = String;
+impl ser::Serializer for KeySerializer<'_> {
+    type Ok = ();
     type Error = ToValueError;
-    type SerializeSeq = Impossible<String, ToValueError>;
-    type SerializeTuple = Impossible<String, ToValueError>;
-    type SerializeTupleStruct = Impossible<String, ToValueError>;
-    type SerializeTupleVariant = Impossible<String, ToValueError>;
-    type SerializeMap = Impossible<String, ToValueError>;
-    type SerializeStruct = Impossible<String, ToValueError>;
-    type SerializeStructVariant = Impossible<String, ToValueError>;
+    type SerializeSeq = Impossible<(), ToValueError>;
+    type SerializeTuple = Impossible<(), ToValueError>;
+    type SerializeTupleStruct = Impossible<(), ToValueError>;
+    type SerializeTupleVariant = Impossible<(), ToValueError>;
+    type SerializeMap = Impossible<(), ToValueError>;
+    type SerializeStruct = Impossible<(), ToValueError>;
+    type SerializeStructVariant = Impossible<(), ToValueError>;
 
     key_via_display!(
         serialize_bool: bool, serialize_i8: i8, serialize_i16: i16, serialize_i32: i32,
@@ -500,43 +511,46 @@ impl ser::Serializer for KeySerializer {
         serialize_u32: u32, serialize_u64: u64, serialize_u128: u128, serialize_char: char
     );
 
-    fn serialize_f32(self, v: f32) -> Result<String, ToValueError> {
-        Number::from_f32(v)
-            .map(|n| n.to_string())
-            .ok_or(ToValueError::FloatKeyMustBeFinite)
+    fn serialize_f32(self, v: f32) -> Result<(), ToValueError> {
+        let n = Number::from_f32(v).ok_or(ToValueError::FloatKeyMustBeFinite)?;
+        n.with_text(|t| self.0.push_str(t));
+        Ok(())
     }
-    fn serialize_f64(self, v: f64) -> Result<String, ToValueError> {
-        Number::from_f64(v)
-            .map(|n| n.to_string())
-            .ok_or(ToValueError::FloatKeyMustBeFinite)
+    fn serialize_f64(self, v: f64) -> Result<(), ToValueError> {
+        let n = Number::from_f64(v).ok_or(ToValueError::FloatKeyMustBeFinite)?;
+        n.with_text(|t| self.0.push_str(t));
+        Ok(())
     }
-    fn serialize_str(self, v: &str) -> Result<String, ToValueError> {
-        Ok(v.to_owned())
+    #[inline]
+    fn serialize_str(self, v: &str) -> Result<(), ToValueError> {
+        self.0.push_str(v);
+        Ok(())
     }
     fn serialize_unit_variant(
         self,
         _name: &'static str,
         _index: u32,
         variant: &'static str,
-    ) -> Result<String, ToValueError> {
-        Ok(variant.to_owned())
+    ) -> Result<(), ToValueError> {
+        self.0.push_str(variant);
+        Ok(())
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
         _name: &'static str,
         value: &T,
-    ) -> Result<String, ToValueError> {
+    ) -> Result<(), ToValueError> {
         value.serialize(self)
     }
-    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<String, ToValueError> {
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), ToValueError> {
         value.serialize(self)
     }
 
     key_rejected!(
-        serialize_bytes(&[u8]) -> String: "bytes",
-        serialize_none() -> String: "none",
-        serialize_unit() -> String: "unit",
-        serialize_unit_struct(&'static str) -> String: "a unit struct",
+        serialize_bytes(&[u8]) -> (): "bytes",
+        serialize_none() -> (): "none",
+        serialize_unit() -> (): "unit",
+        serialize_unit_struct(&'static str) -> (): "a unit struct",
         serialize_seq(Option<usize>) -> Self::SerializeSeq: "a sequence",
         serialize_tuple(usize) -> Self::SerializeTuple: "a tuple",
         serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct: "a tuple struct",
@@ -552,7 +566,7 @@ impl ser::Serializer for KeySerializer {
         _index: u32,
         _variant: &'static str,
         _value: &T,
-    ) -> Result<String, ToValueError> {
+    ) -> Result<(), ToValueError> {
         Err(ToValueError::KeyMustBeAString {
             found: "a newtype variant",
         })

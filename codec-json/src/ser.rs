@@ -9,11 +9,11 @@
 use std::ops::Range;
 
 use codec_core::{
-    key_to_string, Number, ToValueError, DEFAULT_MAX_DEPTH, NUMBER_TOKEN, ORDERED_MAP_TOKEN,
+    write_key, Number, ToValueError, Value, DEFAULT_MAX_DEPTH, NUMBER_TOKEN, ORDERED_MAP_TOKEN,
 };
 use serde::ser::{self, Serialize};
 
-use crate::write::{write_str, Layout};
+use crate::write::{write_str, write_value, Layout};
 
 type Result<T> = std::result::Result<T, ToValueError>;
 
@@ -143,15 +143,66 @@ impl<'a> Compound<'a> {
     }
 }
 
-/// A map whose members are buffered and sorted by key on `end`.
+/// A map, written with its keys sorted.
+///
+/// Members stream straight into the output while their keys arrive in
+/// ascending order (a `BTreeMap`, or any map that happens to be sorted), so
+/// sorted maps cost what structs cost. The first key out of order switches
+/// to buffering: the members already written are read back, the rest are
+/// written to a scratch buffer, and `end` sorts them all. Reading back is
+/// exact because this serializer's output parses to a value that the value
+/// writer prints to the same bytes.
 pub(crate) struct SortedMap<'a> {
     out: &'a mut Vec<u8>,
     layout: Layout,
     level: usize,
-    ordered: bool,
-    scratch: Vec<u8>,
-    members: Vec<(String, Range<usize>)>,
-    key: Option<String>,
+    mode: MapMode,
+    count: usize,
+    /// The current key's text: one buffer reused for every key.
+    key: String,
+    has_key: bool,
+}
+
+enum MapMode {
+    /// A `codec_core::Map`: its order is the order to keep.
+    Ordered,
+    /// Keys so far ascending; members from `start` in `out` are final.
+    Streaming { start: usize, previous: String },
+    /// Members in `scratch`, sorted on `end`.
+    Buffered {
+        scratch: Vec<u8>,
+        members: Vec<(String, Range<usize>)>,
+    },
+}
+
+impl SortedMap<'_> {
+    /// Moves the members written so far into the scratch buffer.
+    #[cold]
+    fn start_buffering(&mut self) -> Result<()> {
+        let MapMode::Streaming { start, .. } = self.mode else {
+            return Ok(());
+        };
+        let mut written = Vec::with_capacity(self.out.len() - start + 2);
+        written.push(b'{');
+        written.extend_from_slice(&self.out[start..]);
+        written.push(b'}');
+        let parsed = codec_core::from_slice(&written)
+            .map_err(|e| ser::Error::custom(format!("cannot read back a written map: {e}")))?;
+        let Value::Object(map) = parsed else {
+            return Err(ser::Error::custom("cannot read back a written map"));
+        };
+        self.out.truncate(start);
+        let mut scratch = Vec::with_capacity(written.len());
+        let mut members = Vec::with_capacity(map.len() + 1);
+        for (key, value) in map {
+            let from = scratch.len();
+            write_value(&mut scratch, &value, self.layout, self.level + 1)
+                .map_err(|e| ser::Error::custom(e.to_string()))?;
+            members.push((key, from..scratch.len()));
+        }
+        self.mode = MapMode::Buffered { scratch, members };
+        Ok(())
+    }
 }
 
 impl ser::SerializeMap for SortedMap<'_> {
@@ -160,64 +211,82 @@ impl ser::SerializeMap for SortedMap<'_> {
 
     #[inline]
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<()> {
-        self.key = Some(key_to_string(key)?);
+        self.key.clear();
+        write_key(key, &mut self.key)?;
+        self.has_key = true;
         Ok(())
     }
 
     #[inline]
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        let key = self
-            .key
-            .take()
-            .ok_or_else(|| ser::Error::custom("serialize_value called before serialize_key"))?;
-        if self.ordered {
-            // Values in given order stream directly.
-            self.layout
-                .before_item(self.out, self.members.is_empty(), self.level + 1);
-            write_str(self.out, &key);
-            self.layout.colon(self.out);
-            self.members.push((String::new(), 0..0));
-            return value.serialize(Serializer {
-                out: self.out,
-                layout: self.layout,
-                level: self.level + 1,
-                ordered: false,
-            });
+        if !std::mem::take(&mut self.has_key) {
+            return Err(ser::Error::custom(
+                "serialize_value called before serialize_key",
+            ));
         }
-        let start = self.scratch.len();
-        value.serialize(Serializer {
-            out: &mut self.scratch,
-            layout: self.layout,
-            level: self.level + 1,
-            ordered: false,
-        })?;
-        self.members.push((key, start..self.scratch.len()));
-        Ok(())
+        if let MapMode::Streaming { previous, .. } = &self.mode {
+            // Equal keys buffer too: the last value wins, in order.
+            if self.count > 0 && self.key.as_str() <= previous.as_str() {
+                self.start_buffering()?;
+            }
+        }
+        let first = self.count == 0;
+        self.count += 1;
+        match &mut self.mode {
+            MapMode::Ordered | MapMode::Streaming { .. } => {
+                self.layout.before_item(self.out, first, self.level + 1);
+                write_str(self.out, &self.key);
+                self.layout.colon(self.out);
+                value.serialize(Serializer {
+                    out: self.out,
+                    layout: self.layout,
+                    level: self.level + 1,
+                    ordered: false,
+                })?;
+                if let MapMode::Streaming { previous, .. } = &mut self.mode {
+                    // Swap buffers: no allocation per key.
+                    std::mem::swap(previous, &mut self.key);
+                }
+                Ok(())
+            }
+            MapMode::Buffered { scratch, members } => {
+                let start = scratch.len();
+                value.serialize(Serializer {
+                    out: scratch,
+                    layout: self.layout,
+                    level: self.level + 1,
+                    ordered: false,
+                })?;
+                members.push((self.key.clone(), start..scratch.len()));
+                Ok(())
+            }
+        }
     }
 
     #[inline]
-    fn end(mut self) -> Result<()> {
-        if !self.ordered {
+    fn end(self) -> Result<()> {
+        if let MapMode::Buffered {
+            scratch,
+            mut members,
+        } = self.mode
+        {
             // Stable sort, then the last of equal keys wins, as inserting
-            // into `codec_core::Map` does. Maps that arrive sorted (a
-            // `BTreeMap`) skip the sort.
-            if !self.members.is_sorted_by(|a, b| a.0 <= b.0) {
-                self.members.sort_by(|a, b| a.0.cmp(&b.0));
-            }
+            // into `codec_core::Map` does.
+            members.sort_by(|a, b| a.0.cmp(&b.0));
             let mut first = true;
-            for (i, (key, range)) in self.members.iter().enumerate() {
-                if self.members.get(i + 1).is_some_and(|next| next.0 == *key) {
+            for (i, (key, range)) in members.iter().enumerate() {
+                if members.get(i + 1).is_some_and(|next| next.0 == *key) {
                     continue;
                 }
                 self.layout.before_item(self.out, first, self.level + 1);
                 first = false;
                 write_str(self.out, key);
                 self.layout.colon(self.out);
-                self.out.extend_from_slice(&self.scratch[range.clone()]);
+                self.out.extend_from_slice(&scratch[range.clone()]);
             }
         }
         self.layout
-            .close(self.out, !self.members.is_empty(), self.level, b'}');
+            .close(self.out, self.count > 0, self.level, b'}');
         Ok(())
     }
 }
@@ -425,21 +494,25 @@ impl<'a> ser::Serializer for Serializer<'a> {
         self.open_variant(variant)?.nest(b'[')
     }
     #[inline]
-    fn serialize_map(self, len: Option<usize>) -> Result<SortedMap<'a>> {
+    fn serialize_map(self, _len: Option<usize>) -> Result<SortedMap<'a>> {
         let ordered = self.ordered;
         let compound = self.open(b'{')?;
+        let mode = if ordered {
+            MapMode::Ordered
+        } else {
+            MapMode::Streaming {
+                start: compound.out.len(),
+                previous: String::new(),
+            }
+        };
         Ok(SortedMap {
             out: compound.out,
             layout: compound.layout,
             level: compound.level,
-            ordered,
-            scratch: Vec::new(),
-            members: Vec::with_capacity(if ordered {
-                0
-            } else {
-                len.unwrap_or(0).min(1024)
-            }),
-            key: None,
+            mode,
+            count: 0,
+            key: String::new(),
+            has_key: false,
         })
     }
     #[inline]

@@ -337,3 +337,64 @@ fn a_forged_number_token_cannot_write_invalid_json() {
         assert!(to_value(&[Forged(bad)]).is_err(), "{bad:?}");
     }
 }
+
+/// Members in any order, duplicates allowed: serialized as a map.
+#[derive(Debug, Clone)]
+struct Unordered(Vec<(String, Data)>);
+
+impl Serialize for Unordered {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Maps stream while sorted and fall back to buffering at the first key
+    /// out of order: the bytes equal the sorted `to_value` rendering, in
+    /// both layouts, nested maps included.
+    #[test]
+    fn unordered_maps_come_out_sorted(
+        members in prop::collection::vec(("[a-e]{0,2}", data()), 0..8),
+        outer in prop::collection::vec("[a-e]{1,2}", 0..4),
+    ) {
+        let inner = Unordered(members);
+        let nested: Vec<(String, Unordered)> = outer.into_iter().map(|k| (k, inner.clone())).collect();
+        for codec in [JsonCodec::new(), JsonCodec::pretty()] {
+            let expected = codec.value_to_vec(&to_value(&inner).unwrap()).unwrap();
+            prop_assert_eq!(codec.to_vec(&inner).unwrap(), expected);
+            let nested_map = NestedMap(&nested);
+            let expected = codec.value_to_vec(&to_value(&nested_map).unwrap()).unwrap();
+            prop_assert_eq!(codec.to_vec(&nested_map).unwrap(), expected);
+        }
+    }
+}
+
+struct NestedMap<'a>(&'a [(String, Unordered)]);
+
+impl Serialize for NestedMap<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+    }
+}
+
+#[test]
+fn a_late_out_of_order_key_rewrites_what_was_streamed() {
+    let codec = JsonCodec::pretty();
+    let members = Unordered(vec![
+        ("a".into(), Data::F(1e300)),
+        (
+            "b".into(),
+            Data::Map(BTreeMap::from([("x".into(), Data::S("é\n\"".into()))])),
+        ),
+        ("c".into(), Data::F(f64::NAN)),
+        ("b".into(), Data::U(7)),
+        ("0".into(), Data::Seq(vec![Data::Null, Data::F32(0.1)])),
+    ]);
+    let bytes = codec.to_vec(&members).unwrap();
+    assert_eq!(
+        String::from_utf8(bytes).unwrap(),
+        "{\n  \"0\": {\n    \"Seq\": [\n      \"Null\",\n      {\n        \"F32\": 0.1\n      }\n    ]\n  },\n  \"a\": {\n    \"F\": 1e+300\n  },\n  \"b\": {\n    \"U\": 7\n  },\n  \"c\": {\n    \"F\": null\n  }\n}"
+    );
+}
