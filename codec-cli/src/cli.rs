@@ -18,7 +18,7 @@ pub(crate) struct Cli {
 pub(crate) enum Command {
     /// Encode JSON input with a codec (markdown by default).
     #[command(
-        after_help = "Examples:\n  codec render --sample\n  codec render data.json --to json --pretty\n  curl -s https://api.example.com/items | codec render - --accept 'text/markdown, */*;q=0.1'"
+        after_help = "Examples:\n  codec render --sample\n  codec render data.json --profile dense\n  codec render data.json --to json --pretty\n  curl -s https://api.example.com/items | codec render - --accept 'text/markdown, */*;q=0.1'"
     )]
     Render(RenderArgs),
     /// Read a rendered markdown table back into JSON.
@@ -69,6 +69,11 @@ pub(crate) struct RenderArgs {
     /// prints `Content-Type: ...` on stderr.
     #[arg(long, value_name = "HEADER")]
     pub(crate) accept: Option<String>,
+    /// The markdown profile: default (the schema of codec-md's SPEC.md) or
+    /// dense (fewer tokens: dotted columns, keyed tables, JSON where
+    /// markdown would cost more). Same media type.
+    #[arg(long, value_name = "PROFILE", default_value = "default")]
+    pub(crate) profile: String,
     #[command(flatten)]
     pub(crate) codec: CodecOptions,
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use codec_core::{Codec, MediaType};
 use codec_json::JsonCodec;
 use codec_mcp::{McpCodec, ProtocolVersion, StructuredContent};
-use codec_md::MarkdownCodec;
+use codec_md::{MarkdownCodec, Profile};
 use negotiate::Negotiator;
 
 use crate::cli::CodecOptions;
@@ -16,6 +16,22 @@ use crate::error::CliError;
 /// conventional API answer, and markdown for every client that asks for it
 /// (Claude Code, Cursor and OpenCode all list `text/markdown` first).
 pub(crate) fn codecs(options: &CodecOptions) -> Result<Vec<Arc<dyn Codec>>, CliError> {
+    codecs_with(options, Profile::Default)
+}
+
+/// The markdown profile named `name` (`--profile`).
+pub(crate) fn profile(name: &str) -> Result<Profile, CliError> {
+    match name {
+        "default" => Ok(Profile::Default),
+        "dense" => Ok(Profile::Dense),
+        other => Err(CliError::Usage(format!(
+            "--profile: unknown profile {other:?}; expected default or dense"
+        ))),
+    }
+}
+
+/// [`codecs`] with the markdown codec in `profile`.
+fn codecs_with(options: &CodecOptions, profile: Profile) -> Result<Vec<Arc<dyn Codec>>, CliError> {
     let version: ProtocolVersion = options
         .mcp_version
         .parse()
@@ -38,7 +54,7 @@ pub(crate) fn codecs(options: &CodecOptions) -> Result<Vec<Arc<dyn Codec>>, CliE
         .map_err(|e| CliError::Usage(format!("mcp codec: {e}")))?;
     Ok(vec![
         Arc::new(JsonCodec::builder().pretty(options.pretty).build()),
-        Arc::new(MarkdownCodec::new()),
+        Arc::new(MarkdownCodec::builder().profile(profile).build()),
         Arc::new(mcp),
     ])
 }
@@ -46,8 +62,16 @@ pub(crate) fn codecs(options: &CodecOptions) -> Result<Vec<Arc<dyn Codec>>, CliE
 /// The negotiator every command uses: the built-in codecs, `text/x-markdown`
 /// as an alias of markdown, and the library's default policies.
 pub(crate) fn negotiator(options: &CodecOptions) -> Result<Negotiator, CliError> {
+    negotiator_with(options, Profile::Default)
+}
+
+/// [`negotiator`] with the markdown codec in `profile`.
+pub(crate) fn negotiator_with(
+    options: &CodecOptions,
+    profile: Profile,
+) -> Result<Negotiator, CliError> {
     Negotiator::builder()
-        .codecs(codecs(options)?)
+        .codecs(codecs_with(options, profile)?)
         .alias("md", MediaType::from_static("text/x-markdown"))
         .build()
         .map_err(|e| CliError::Usage(format!("negotiator: {e}")))
@@ -60,4 +84,43 @@ pub(crate) fn format_names(negotiator: &Negotiator) -> String {
         .map(|c| c.format())
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options() -> CodecOptions {
+        CodecOptions {
+            pretty: false,
+            mcp_version: "2025-11-25".to_owned(),
+            mcp_structured: "always".to_owned(),
+        }
+    }
+
+    /// `--profile dense` makes the negotiated markdown codec dense; the
+    /// media type stays the same.
+    #[test]
+    fn profile_picks_the_markdown_rules() {
+        let rows = codec_core::from_str(
+            r#"[{"id": 1, "user": {"name": "ada"}}, {"id": 2, "user": {"name": "bob"}},
+                {"id": 3, "user": {"name": "cy"}}, {"id": 4, "user": {"name": "di"}}]"#,
+        )
+        .unwrap();
+        let mut types = Vec::new();
+        for (name, expected) in [
+            ("default", "# [0]\n\n- **id**: 1\n\n## user\n"),
+            ("dense", "|id|user.name|\n|---|---|\n1|ada\n"),
+        ] {
+            let negotiator = negotiator_with(&options(), profile(name).unwrap()).unwrap();
+            let md = negotiator.codec("md").unwrap();
+            let mut out = Vec::new();
+            md.encode_value(&rows, &mut out).unwrap();
+            let text = String::from_utf8(out).unwrap();
+            assert!(text.starts_with(expected), "{name}: {text}");
+            types.push(md.media_type().to_string());
+        }
+        assert_eq!(types[0], types[1]);
+        assert!(matches!(profile("sparse"), Err(CliError::Usage(_))));
+    }
 }

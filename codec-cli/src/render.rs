@@ -19,7 +19,8 @@ pub(crate) fn run(args: &RenderArgs) -> Result<(), CliError> {
         input::read(args.file.as_deref())?
     };
     let value = input::parse_json(&bytes, &name)?;
-    let negotiator = registry::negotiator(&args.codec)?;
+    let profile = registry::profile(&args.profile)?;
+    let negotiator = registry::negotiator_with(&args.codec, profile)?;
 
     let codec = match (&args.to, &args.accept) {
         (Some(format), _) => negotiator
