@@ -339,7 +339,10 @@ impl<'a> Lexer<'a> {
         }
         let cells = split_row(header);
         let marks = split_row(delimiter);
-        (cells.len() == marks.len() && marks.iter().all(|m| is_delimiter_cell(m))).then(|| {
+        (!cells.is_empty()
+            && cells.len() == marks.len()
+            && marks.iter().all(|m| is_delimiter_cell(m)))
+        .then(|| {
             cells
                 .iter()
                 .map(|c| reading::decode(c.trim_matches(is_blank)).text)
@@ -359,6 +362,7 @@ impl<'a> Lexer<'a> {
                 || heading_start(text).is_some()
                 || bullet(text).is_some()
                 || fence_open(text, 3).is_some()
+                || text.starts_with('>')
             {
                 break;
             }
