@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Memory and scale: generates employee-like JSON of 1, 10 and 100 MB and
-# renders each with serde_json (baseline), codec-json and codec-md (and
-# codec-mcp), one process per run, printing a markdown table of times and
+# renders each with serde_json (baseline), codec-json, codec-md (default
+# and dense profiles) and codec-mcp, one process per run, printing a markdown table of times and
 # peak RSS. Usage: bash benches/scale.sh [DIR] [SIZES...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +17,7 @@ echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 for size in "${sizes[@]}"; do
   file="$dir/employees-$size.json"
   [ -f "$file" ] || "$bin/gen-large" "$size" > "$file" 2>/dev/null
-  for format in serde_json json md mcp; do
+  for format in serde_json json md "codec-md dense" mcp; do
     "$bin/render-mem" "$format" "$file"
   done
 done

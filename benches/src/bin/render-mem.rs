@@ -4,7 +4,8 @@
 //!
 //! `| format | input MB | output MB | read ms | parse ms | render ms | total ms | peak RSS MB | peak ÷ input |`
 //!
-//! FORMAT is a codec's format name (`json`, `md`, `mcp`) or `serde_json`
+//! FORMAT is a codec's format name (`json`, `md`, `mcp`), a name from
+//! `benches::codecs::codecs()` (`"codec-md dense"`) or `serde_json`
 //! (`serde_json::from_slice` into `serde_json::Value`, then
 //! `serde_json::to_vec`), the baseline. Peak RSS is this process's `VmHWM`.
 //! Run one format per process, so that each peak is its own.
@@ -19,7 +20,9 @@ use benches::large::peak_rss;
 fn main() {
     let mut args = std::env::args().skip(1);
     let (Some(format), Some(path)) = (args.next(), args.next()) else {
-        eprintln!("usage: render-mem FORMAT FILE   (FORMAT: json, md, mcp or serde_json)");
+        eprintln!(
+            "usage: render-mem FORMAT FILE   (FORMAT: json, md, mcp, \"codec-md dense\" or serde_json)"
+        );
         std::process::exit(2);
     };
     let start = Instant::now();
@@ -40,7 +43,12 @@ fn main() {
         (parse, t.elapsed(), out.len())
     } else {
         let codecs = codecs();
-        let Some((_, codec)) = codecs.iter().find(|(_, c)| c.format() == format) else {
+        // A bench name (`codec-md dense`) or the first codec of a format.
+        let found = codecs
+            .iter()
+            .find(|(name, _)| *name == format)
+            .or_else(|| codecs.iter().find(|(_, c)| c.format() == format));
+        let Some((_, codec)) = found else {
             eprintln!("no codec with format {format}");
             std::process::exit(2);
         };
