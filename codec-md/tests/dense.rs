@@ -299,6 +299,38 @@ fn datasets_keep_their_structure() {
     }
 }
 
+/// The dense examples of SPEC.md: each `json dense` input renders to
+/// exactly the `markdown dense` output that follows it.
+#[test]
+fn spec_examples_render_as_written() {
+    use comrak::nodes::NodeValue;
+
+    let spec = include_str!("../SPEC.md");
+    let arena = comrak::Arena::new();
+    let root = comrak::parse_document(&arena, spec, &comrak::Options::default());
+    let fences: Vec<(String, String)> = root
+        .descendants()
+        .filter_map(|node| match &node.data().value {
+            NodeValue::CodeBlock(code) => Some((code.info.clone(), code.literal.clone())),
+            _ => None,
+        })
+        .collect();
+    let mut checked = 0;
+    for pair in fences.windows(2) {
+        let [(info, input), (output_info, output)] = pair else {
+            continue;
+        };
+        if info != "json dense" {
+            continue;
+        }
+        assert_eq!(output_info, "markdown dense", "{input}");
+        let rendered = check_dense(&from_str(input).unwrap());
+        assert_eq!(&rendered, output, "{input}");
+        checked += 1;
+    }
+    assert!(checked >= 3, "only {checked} dense examples");
+}
+
 #[test]
 fn decided_cases_keep_their_structure() {
     let cases = [
