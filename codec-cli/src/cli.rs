@@ -21,8 +21,10 @@ pub(crate) enum Command {
         after_help = "Examples:\n  codec render --sample\n  codec render data.json --profile dense\n  codec render data.json --to json --pretty\n  curl -s https://api.example.com/items | codec render - --accept 'text/markdown, */*;q=0.1'"
     )]
     Render(RenderArgs),
-    /// Read a rendered markdown table back into JSON.
-    #[command(after_help = "Example:\n  codec render --sample | codec parse --table")]
+    /// Read markdown (codec-md's, or GFM tables and key lists) back into JSON.
+    #[command(
+        after_help = "Examples:\n  codec render --sample | codec parse\n  codec parse notes.md --lossless\n  codec render --sample | codec parse --table"
+    )]
     Parse(ParseArgs),
     /// Negotiate an Accept header as a server would and print the chosen type.
     #[command(
@@ -86,6 +88,10 @@ pub(crate) struct ParseArgs {
     /// the exact cell strings.
     #[arg(long)]
     pub(crate) table: bool,
+    /// Read the lossless markers (quoted strings, `\[x]`, `-` cells, ...)
+    /// of codec-md's lossless rendering, giving back the exact value.
+    #[arg(long, conflicts_with = "table")]
+    pub(crate) lossless: bool,
 }
 
 #[derive(Debug, Args)]

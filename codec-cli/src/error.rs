@@ -25,6 +25,12 @@ pub(crate) enum CliError {
         #[source]
         source: codec_md::ParseTableError,
     },
+    #[error("{input}: {source}")]
+    Markdown {
+        input: String,
+        #[source]
+        source: codec_md::ParseError,
+    },
     #[error("cannot encode as {format}: {source}")]
     Encode {
         format: String,
@@ -51,6 +57,7 @@ impl CliError {
             CliError::Read { .. }
             | CliError::Json { .. }
             | CliError::Table { .. }
+            | CliError::Markdown { .. }
             | CliError::Encode { .. }
             | CliError::Input(_)
             | CliError::Write(_)

@@ -1,4 +1,4 @@
-//! `codec parse --table`: a rendered table back to JSON.
+//! `codec parse`: markdown back to JSON, the whole document or one table.
 
 use codec_core::{Map, Value};
 
@@ -7,11 +7,6 @@ use crate::error::CliError;
 use crate::input;
 
 pub(crate) fn run(args: &ParseArgs) -> Result<(), CliError> {
-    if !args.table {
-        return Err(CliError::Usage(
-            "parse needs --table: only tables can be read back so far (the full markdown parser is planned)".into(),
-        ));
-    }
     let (bytes, name) = input::read(args.file.as_deref())?;
     let text = String::from_utf8(bytes).map_err(|e| {
         CliError::Input(format!(
@@ -19,7 +14,33 @@ pub(crate) fn run(args: &ParseArgs) -> Result<(), CliError> {
             e.utf8_error().valid_up_to()
         ))
     })?;
-    let table = codec_md::parse_table(&text).map_err(|source| CliError::Table {
+    let value = if args.table {
+        table(&text, name)?
+    } else {
+        let parse = if args.lossless {
+            codec_md::parse_lossless
+        } else {
+            codec_md::parse
+        };
+        parse(&text).map_err(|source| CliError::Markdown {
+            input: name,
+            source,
+        })?
+    };
+    let mut body = codec_json::JsonCodec::new()
+        .value_to_vec(&value)
+        .map_err(|source| CliError::Encode {
+            format: "json".into(),
+            source,
+        })?;
+    body.push(b'\n');
+    input::write_stdout(&body)
+}
+
+/// `--table`: {"columns": [...], "rows": [[...], ...]}, every cell's exact
+/// string.
+fn table(text: &str, name: String) -> Result<Value, CliError> {
+    let table = codec_md::parse_table(text).map_err(|source| CliError::Table {
         input: name,
         source,
     })?;
@@ -31,12 +52,5 @@ pub(crate) fn run(args: &ParseArgs) -> Result<(), CliError> {
         "rows",
         Value::Array(table.rows.iter().map(|row| strings(row)).collect()),
     );
-    let mut body = codec_json::JsonCodec::new()
-        .value_to_vec(&Value::Object(out))
-        .map_err(|source| CliError::Encode {
-            format: "json".into(),
-            source,
-        })?;
-    body.push(b'\n');
-    input::write_stdout(&body)
+    Ok(Value::Object(out))
 }

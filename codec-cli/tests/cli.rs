@@ -153,8 +153,39 @@ fn parse_table_round_trips_exact_cells() {
         "{}",
         stderr(&bad)
     );
-    let without_flag = codec(&["parse"], b"");
-    assert_eq!(without_flag.status.code(), Some(64));
+    let both = codec(&["parse", "--table", "--lossless"], b"");
+    assert_eq!(both.status.code(), Some(64));
+}
+
+#[test]
+fn parse_reads_the_whole_document() {
+    let input =
+        br#"{"name": "api", "port": "8080", "tags": ["x"], "db": {"host": "h"}, "note": ""}"#;
+    let rendered = codec(&["render"], input);
+    let parsed = codec(&["parse"], &rendered.stdout);
+    assert_eq!(parsed.status.code(), Some(0), "{}", stderr(&parsed));
+    // The default reading: "8080" reads as a number, "" as null, a
+    // one-item list as its item (codec_md::normalize).
+    assert_eq!(
+        stdout(&parsed),
+        "{\"name\":\"api\",\"port\":8080,\"tags\":\"x\",\"note\":null,\"db\":{\"host\":\"h\"}}\n"
+    );
+    let bad = codec(&["parse"], b"- **a**: 1\n\ntext\n");
+    assert_eq!(bad.status.code(), Some(1));
+    assert_eq!(
+        stderr(&bad),
+        "codec: <stdin>: line 3, column 1: expected a heading, a `- key: value` line or a table\n"
+    );
+    // Lossless markers come back exact.
+    let lossless = codec(
+        &["parse", "--lossless"],
+        b"- **port**: \"8080\"\n- **tags**: \\[x]\n- **note**: \"\"\n",
+    );
+    assert_eq!(lossless.status.code(), Some(0), "{}", stderr(&lossless));
+    assert_eq!(
+        stdout(&lossless),
+        "{\"port\":\"8080\",\"tags\":[\"x\"],\"note\":\"\"}\n"
+    );
 }
 
 #[test]
