@@ -331,3 +331,64 @@ fn adversarial_inputs_parse_in_one_pass() {
         }
     }
 }
+
+mod never_panics {
+    use proptest::prelude::*;
+
+    /// Lines made of the schema's own pieces, shuffled: headings, bullets,
+    /// keys, pipes, fences, escapes, refs, quotes and non-ASCII text.
+    fn markdownish() -> impl Strategy<Value = String> {
+        let atoms = prop_oneof![
+            Just("\n"),
+            Just("\r\n"),
+            Just("# "),
+            Just("###### "),
+            Just(" #"),
+            Just("- "),
+            Just("* "),
+            Just("**"),
+            Just("**[0]**"),
+            Just(": "),
+            Just(":"),
+            Just("|"),
+            Just("|---|"),
+            Just(":-:"),
+            Just("```"),
+            Just("  ```"),
+            Just("~~~"),
+            Just("\\"),
+            Just("\\["),
+            Just("]"),
+            Just("&#"),
+            Just("&#x1F600;"),
+            Just("&amp;"),
+            Just("\""),
+            Just(", "),
+            Just("42"),
+            Just("é"),
+            Just("😀"),
+            Just("a"),
+            Just(" "),
+        ];
+        prop::collection::vec(atoms, 0..40).prop_map(|parts| parts.concat())
+    }
+
+    proptest! {
+        // 256 cases keep CI fast; PROPTEST_CASES=100000 searches harder.
+        #![proptest_config(ProptestConfig::with_cases(
+            std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(256)
+        ))]
+
+        #[test]
+        fn on_markdownish_input(text in markdownish()) {
+            let _ = codec_md::parse(&text);
+            let _ = codec_md::parse_lossless(&text);
+        }
+
+        #[test]
+        fn on_any_input(text in any::<String>()) {
+            let _ = codec_md::parse(&text);
+            let _ = codec_md::parse_lossless(&text);
+        }
+    }
+}
