@@ -7,6 +7,12 @@
 //! - [`render`]: a value to a markdown `String`.
 //! - [`Profile`]: the layout rules, `SPEC.md`'s (the default) or the
 //!   token-dense profile.
+//! - [`parse`]: markdown back to a value (the default rendering, and GFM
+//!   tables and key lists written by others), or a [`ParseError`] with its
+//!   line, column and what was expected; [`normalize`]: what the default
+//!   rendering carries, so `parse(render(v)) == normalize(v)`.
+//! - [`MarkdownCodecBuilder::lossless`] and [`parse_lossless`]: a rendering
+//!   with the fewest extra markers that reads back exactly.
 //! - [`parse_table`]: a rendered table back to its columns and exact cells
 //!   ([`Table`]), or a [`ParseTableError`] with its line and column.
 //!
@@ -27,8 +33,12 @@
 //! benchmark datasets. The renderer writes straight into the caller's
 //! buffer, with no string per cell and no second copy of the document.
 //!
-//! This crate writes markdown; it does not read arbitrary markdown. Its one
-//! inverse is [`parse_table`], for its own tables.
+//! The reader inverts the writer: one pass over the lines, linear in the
+//! input, gives the blocks of an outline, and one reader nests them; the
+//! same reader nests the layout of a value, which is [`normalize`]. It
+//! reads the schema and the tables and key lists people and tools write;
+//! it is not a general markdown parser (no block quotes, nested lists,
+//! HTML, or inline markup).
 //!
 //! # Example
 //!
