@@ -310,3 +310,14 @@ fn spec_examples_read_back() {
     }
     assert!(lossless_examples >= 1);
 }
+
+/// The deepest values the renderer accepts come back, in both renderings
+/// (below h6 the lossless headings count their depth in closing `#`s).
+#[test]
+fn deepest_values_round_trip() {
+    for objects in [false, true] {
+        let value = codec_core::testkit::nested(codec_core::DEFAULT_MAX_DEPTH, objects);
+        check_default("deepest", &value);
+        check_lossless("deepest", &value);
+    }
+}
