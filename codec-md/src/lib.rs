@@ -6,7 +6,7 @@
 //!   variant=GFM`, format name `md`.
 //! - [`render`]: a value to a markdown `String`.
 //! - [`Profile`]: the layout rules, `SPEC.md`'s (the default) or the
-//!   token-dense profile.
+//!   token-dense profile, read back by [`parse_dense`].
 //! - [`parse`]: markdown back to a value (the default rendering, and GFM
 //!   tables and key lists written by others), or a [`ParseError`] with its
 //!   line, column and what was expected; [`normalize`]: what the default
@@ -76,6 +76,7 @@
 
 mod codec;
 mod dense;
+mod dense_read;
 mod escape;
 mod json;
 mod lossless;
@@ -89,6 +90,6 @@ mod table;
 
 pub use codec::{render, MarkdownCodec, MarkdownCodecBuilder};
 pub use normalize::normalize;
-pub use parse::{parse, parse_lossless, ParseError};
+pub use parse::{parse, parse_dense, parse_lossless, ParseError};
 pub use profile::Profile;
 pub use table::{parse_table, ParseTableError, Table};

@@ -20,6 +20,7 @@
 
 use codec_core::{Value, DEFAULT_MAX_DEPTH};
 
+use crate::dense_read;
 use crate::outline::{self, Block, Kind, Label};
 use crate::reading::{self, is_blank, Reading};
 
@@ -87,7 +88,7 @@ impl ParseError {
 /// assert_eq!((error.line(), error.column()), (3, 1));
 /// ```
 pub fn parse(markdown: &str) -> Result<Value, ParseError> {
-    parse_with(markdown, Reading::Plain)
+    parse_with(markdown, Reading::Plain, false)
 }
 
 /// Reads the lossless rendering ([`MarkdownCodecBuilder::lossless`]) back
@@ -113,10 +114,43 @@ pub fn parse(markdown: &str) -> Result<Value, ParseError> {
 /// assert_eq!(codec_md::parse_lossless(&markdown).unwrap(), value);
 /// ```
 pub fn parse_lossless(markdown: &str) -> Result<Value, ParseError> {
-    parse_with(markdown, Reading::Lossless)
+    parse_with(markdown, Reading::Lossless, false)
 }
 
-fn parse_with(markdown: &str, reading: Reading) -> Result<Value, ParseError> {
+/// Reads the dense profile ([`Profile::Dense`]) back: [`parse`]'s reading,
+/// plus its tables and its fenced `json` blocks.
+///
+/// A table row needs no outer pipes; a header cell's raw dots nest its
+/// column (`customer.name`; `\.` is a key's own dot); an empty first header
+/// cell makes the table an object keyed by its first column; an empty cell
+/// is a missing member; a cell `[a, b]` is a list and a code span is JSON.
+/// A fenced `json` block is its JSON, exactly, wherever a document or a
+/// section's body may be. So `parse_dense` gives back every JSON subtree
+/// exactly and every table's structure; scalars read as in [`parse`]
+/// (`"42"` comes back as `42`), and a null in a table row as a missing
+/// member.
+///
+/// [`Profile::Dense`]: crate::Profile::Dense
+///
+/// ```
+/// use codec_core::{from_str, CodecExt};
+/// use codec_md::{MarkdownCodec, Profile};
+///
+/// let value = from_str(r#"{"orders": [
+///     {"id": "A-1", "customer": {"name": "Ada"}, "tags": ["gift", "rush"], "items": [{"sku": "X1"}]},
+///     {"id": "A-2", "customer": {"name": "Bob"}, "tags": [], "items": [{"sku": "Y7"}]},
+///     {"id": "A-3", "customer": {"name": "Cy"}, "tags": ["gift"], "items": []}
+/// ]}"#).unwrap();
+/// let codec = MarkdownCodec::builder().profile(Profile::Dense).build();
+/// let markdown = String::from_utf8(codec.to_vec(&value).unwrap()).unwrap();
+/// assert!(markdown.contains("A-1|Ada|[gift, rush]|`[{\"sku\":\"X1\"}]`\n"));
+/// assert_eq!(codec_md::parse_dense(&markdown).unwrap(), value);
+/// ```
+pub fn parse_dense(markdown: &str) -> Result<Value, ParseError> {
+    parse_with(markdown, Reading::Plain, true)
+}
+
+fn parse_with(markdown: &str, reading: Reading, dense: bool) -> Result<Value, ParseError> {
     let lines: Vec<&str> = markdown
         .split('\n')
         .map(|l| l.strip_suffix('\r').unwrap_or(l))
@@ -125,6 +159,7 @@ fn parse_with(markdown: &str, reading: Reading) -> Result<Value, ParseError> {
         lines,
         pos: 0,
         reading,
+        dense,
         blocks: Vec::new(),
     };
     lexer.run()?;
@@ -137,6 +172,8 @@ struct Lexer<'a> {
     /// The next line to read (0-based).
     pos: usize,
     reading: Reading,
+    /// The dense profile's tables and `json` fences ([`crate::dense_read`]).
+    dense: bool,
     blocks: Vec<Block>,
 }
 
@@ -161,6 +198,20 @@ impl<'a> Lexer<'a> {
                 self.heading(level, rest, line);
             } else if bullet(text).is_some() {
                 self.list()?;
+            } else if let Some(fence) =
+                fence_open(text, 3).filter(|_| self.dense && is_json_info(text))
+            {
+                // A fenced `json` block stands for a whole container: the
+                // outline reads it as it reads a table.
+                self.pos += 1;
+                let content = self.fence(fence);
+                let value = dense_read::json_block(&content, line)?;
+                self.blocks.push(Block {
+                    kind: Kind::Table(value),
+                    line,
+                });
+            } else if self.dense && self.table_start().is_some() {
+                self.dense_table()?;
             } else if let Some(columns) = self.table_start() {
                 self.table(columns);
             } else if first {
@@ -350,6 +401,33 @@ impl<'a> Lexer<'a> {
         })
     }
 
+    /// A dense table ([`dense_read::table`]): its raw header cells, then
+    /// each row's raw cells, up to where [`Lexer::table`] stops.
+    fn dense_table(&mut self) -> Result<(), ParseError> {
+        let line = self.pos + 1;
+        let header = split_row(self.lines[self.pos]);
+        self.pos += 2;
+        let start = self.pos;
+        while let Some(&text) = self.lines.get(self.pos) {
+            if text.trim_matches(is_blank).is_empty()
+                || heading_start(text).is_some()
+                || bullet(text).is_some()
+                || fence_open(text, 3).is_some()
+                || text.starts_with('>')
+            {
+                break;
+            }
+            self.pos += 1;
+        }
+        let rows = (start..self.pos).map(|i| (i + 1, split_row(self.lines[i])));
+        let value = dense_read::table(&header, rows)?;
+        self.blocks.push(Block {
+            kind: Kind::Table(value),
+            line,
+        });
+        Ok(())
+    }
+
     /// A table's rows, up to a blank line or another block: one object per
     /// row, a cell per column. A short row leaves its last members out; a
     /// long row's extra cells are dropped (as GFM does).
@@ -383,6 +461,13 @@ impl<'a> Lexer<'a> {
             line,
         });
     }
+}
+
+/// Whether a fence's opening line says `json` (its info string's first
+/// word).
+fn is_json_info(text: &str) -> bool {
+    let info = text.trim_start_matches([' ', '`', '~']);
+    info.split(is_blank).next() == Some("json")
 }
 
 /// `#` to `######` then a space or the end: the level and the rest.

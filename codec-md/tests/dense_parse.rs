@@ -1,0 +1,176 @@
+//! `parse_dense` reads the dense profile back: the benchmark datasets come
+//! back exactly, decided cases come back as documented, and on random
+//! values the reading is a normal form: what it gives back renders and
+//! reads back to itself, up to what `normalize` says the default layout
+//! cannot carry.
+
+use codec_core::{from_slice, from_str, Codec, Value};
+use codec_md::{parse_dense, MarkdownCodec, Profile};
+use proptest::prelude::*;
+
+fn dense(value: &Value) -> String {
+    let mut out = Vec::new();
+    MarkdownCodec::builder()
+        .profile(Profile::Dense)
+        .build()
+        .encode_value(value, &mut out)
+        .expect("render");
+    String::from_utf8(out).expect("UTF-8")
+}
+
+#[track_caller]
+fn round_trip(value: &Value) -> Value {
+    let markdown = dense(value);
+    parse_dense(&markdown).unwrap_or_else(|e| panic!("{e}\n{markdown}"))
+}
+
+/// Every dataset's values are ordinary (no null in a row, no string that
+/// reads as a number), so each comes back exactly: tables with dotted
+/// columns, keyed tables, lists and JSON in cells, `&#10;` in cells, and
+/// nested-config's fenced `json`.
+#[test]
+fn datasets_come_back_exactly() {
+    macro_rules! datasets {
+        ($($name:literal),*) => {
+            [$(($name, include_bytes!(concat!("../../benches/data/", $name, ".json")) as &[u8])),*]
+        };
+    }
+    for (name, json) in datasets!(
+        "tabular",
+        "nested",
+        "analytics",
+        "github",
+        "event-logs",
+        "nested-config",
+        "keyed",
+        "nested-group"
+    ) {
+        let value = from_slice(json).unwrap();
+        assert!(round_trip(&value) == value, "{name} does not come back");
+    }
+}
+
+/// What the text cannot carry, read as documented.
+#[test]
+fn reads_decided_cases() {
+    let rows = |row: &str| format!("[{}]", [row; 6].join(","));
+    let cases: Vec<(String, String)> = vec![
+        // A null in a row is a missing member; "" too.
+        (rows(r#"{"a": 1, "b": null, "c": ""}"#), rows(r#"{"a": 1}"#)),
+        // Scalars read as in `parse`: "42" is 42.
+        (
+            rows(r#"{"a": "42", "b": "true"}"#),
+            rows(r#"{"a": 42, "b": true}"#),
+        ),
+        // A key's own dot, an empty key inside a path.
+        (
+            rows(r#"{"a.b": 1, "c": {"": 2, "d.e": {"f": 3}}}"#),
+            rows(r#"{"a.b": 1, "c": {"": 2, "d.e": {"f": 3}}}"#),
+        ),
+        // Strings that start like a list or JSON stay strings.
+        (
+            rows(r#"{"a": "[x]", "b": "`y`", "c": "[1, 2]"}"#),
+            rows(r#"{"a": "[x]", "b": "`y`", "c": "[1, 2]"}"#),
+        ),
+        // A one-item list stays a list in a cell; JSON cells are exact.
+        (
+            rows(r#"{"a": ["x"], "b": [{"c": "07"}], "d": {}}"#),
+            rows(r#"{"a": ["x"], "b": [{"c": "07"}], "d": {}}"#),
+        ),
+    ];
+    for (input, expected) in cases {
+        let value = from_str(&input).unwrap();
+        assert_eq!(
+            round_trip(&value),
+            from_str(&expected).unwrap(),
+            "{input}\n{}",
+            dense(&value)
+        );
+    }
+}
+
+fn text() -> impl Strategy<Value = String> {
+    let atoms = prop_oneof![
+        4 => "[a-z]{1,5}",
+        1 => Just("|".to_owned()),
+        1 => Just("\\".to_owned()),
+        1 => Just(".".to_owned()),
+        1 => Just("[".to_owned()),
+        1 => Just("]".to_owned()),
+        1 => Just("`".to_owned()),
+        1 => Just(", ".to_owned()),
+        1 => Just("\n".to_owned()),
+        1 => Just(" ".to_owned()),
+        1 => Just("# ".to_owned()),
+        1 => Just("- ".to_owned()),
+        1 => Just("&#10;".to_owned()),
+        1 => Just("*".to_owned()),
+        1 => "[0-9]{1,3}",
+        1 => any::<char>().prop_map(String::from),
+    ];
+    prop::collection::vec(atoms, 0..5).prop_map(|parts| parts.concat())
+}
+
+fn scalar() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        1 => Just(Value::Null),
+        1 => any::<bool>().prop_map(Value::Bool),
+        1 => any::<i32>().prop_map(Value::from),
+        4 => text().prop_map(Value::String),
+    ]
+}
+
+fn object<S: Strategy<Value = Value>>(
+    inner: S,
+    len: std::ops::Range<usize>,
+) -> impl Strategy<Value = Value> {
+    prop::collection::vec((text(), inner), len).prop_map(|m| Value::Object(m.into_iter().collect()))
+}
+
+fn member() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        4 => scalar(),
+        1 => object(scalar(), 0..3),
+        1 => prop::collection::vec(scalar(), 0..4).prop_map(Value::Array),
+        1 => prop::collection::vec(object(scalar(), 0..3), 0..3).prop_map(Value::Array),
+    ]
+}
+
+fn value() -> impl Strategy<Value = Value> {
+    let row = || object(member(), 1..4);
+    let leaf = prop_oneof![
+        2 => scalar(),
+        3 => prop::collection::vec(row(), 1..8).prop_map(Value::Array),
+        2 => object(row(), 1..6),
+    ];
+    leaf.prop_recursive(3, 32, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            object(inner, 0..4),
+        ]
+    })
+}
+
+proptest! {
+    // 256 cases keep CI fast; PROPTEST_CASES=100000 searches harder.
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(256)
+    ))]
+
+    /// Every dense rendering parses, and the reading is a normal form up
+    /// to what the default layout cannot carry: reading what was read
+    /// changes nothing that [`codec_md::normalize`] keeps (a one-item list
+    /// on a key's line, for one, reads as its item in both profiles).
+    #[test]
+    fn reading_is_a_normal_form(value in value()) {
+        let once = round_trip(&value);
+        let twice = round_trip(&once);
+        prop_assert_eq!(
+            codec_md::normalize(&twice),
+            codec_md::normalize(&once),
+            "\n{}\n---\n{}",
+            dense(&value),
+            dense(&once)
+        );
+    }
+}
