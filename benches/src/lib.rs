@@ -1,10 +1,18 @@
-//! Benchmarks of the workspace's codecs beside `serde_json` and TOON: speed
-//! (criterion benches in `benches/`), memory and scale (`gen-large` and
-//! `render-mem` binaries) and tokens ([`tokens::report`], printed by the
-//! `token-report` binary).
+//! Benchmarks of the workspace's codecs beside `serde_json` and TOON.
 //!
-//! See BENCHMARKS.md at the repository root for the figures and the
-//! commands that reproduce them.
+//! - Speed: the criterion benches in `benches/` (`codecs`; `toon`, behind
+//!   the `toon` feature; `negotiate`), summarized by the `bench-table`
+//!   binary, and the `ratios` binary, which interleaves the functions of
+//!   each dataset round by round so that a busy machine hits the baseline
+//!   and the codec alike.
+//! - Memory and scale: the `gen-large` and `render-mem` binaries, driven by
+//!   `benches/scale.sh`.
+//! - Tokens: [`tokens::report`], printed by the `token-report` binary.
+//!
+//! The datasets ([`DATASETS`]) are embedded from `benches/data/`; their
+//! typed form is in [`types`]; the codecs under test are listed once, in
+//! [`codecs::codecs`]. See BENCHMARKS.md at the repository root for the
+//! figures and the commands that reproduce them.
 
 pub mod codecs;
 pub mod data;
