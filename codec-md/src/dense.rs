@@ -431,41 +431,83 @@ fn leaves<'v>(
 /// agree with the real counts); the test `estimate_agrees_with_o200k`
 /// checks it.
 pub(crate) fn estimate(text: &[u8]) -> usize {
-    let letter = |b: u8| b.is_ascii_alphabetic() || b >= 0x80;
-    let run = |i: usize, f: &dyn Fn(u8) -> bool| text[i..].iter().take_while(|&&b| f(b)).count();
     let mut hundredths = 0;
     let mut i = 0;
     while i < text.len() {
-        let b = text[i];
-        let taken = if letter(b) {
-            let n = run(i, &letter);
-            hundredths += 120 + 100 * (n / 8);
-            n
-        } else if b.is_ascii_digit() {
-            let n = run(i, &|b| b.is_ascii_digit());
-            hundredths += 190 * n.div_ceil(3);
-            n
-        } else if b == b'\n' {
-            hundredths += 200;
-            run(i, &|b| b == b'\n')
-        } else if b == b' ' && text.get(i + 1).is_some_and(|&n| letter(n)) {
-            // A space before a word is part of the word's token.
-            1
-        } else {
-            let n = run(i, &|b| {
-                !(b.is_ascii_alphanumeric() || b >= 0x80 || b == b'\n')
-            });
-            if n > 1 {
-                hundredths += 25 * n;
-            } else if text.get(i + 1).is_some_and(|&n| letter(n)) {
-                hundredths += 60;
+        let class = CLASS[usize::from(text[i])];
+        let start = i;
+        i += 1;
+        match class {
+            LETTER => {
+                while i < text.len() && CLASS[usize::from(text[i])] == LETTER {
+                    i += 1;
+                }
+                hundredths += 120 + 100 * ((i - start) / 8);
             }
-            n
-        };
-        i += taken;
+            DIGIT => {
+                while i < text.len() && CLASS[usize::from(text[i])] == DIGIT {
+                    i += 1;
+                }
+                hundredths += 190 * (i - start).div_ceil(3);
+            }
+            NEWLINE => {
+                while i < text.len() && text[i] == b'\n' {
+                    i += 1;
+                }
+                hundredths += 200;
+            }
+            // A space before a word is part of the word's token.
+            _ if text[start] == b' '
+                && text
+                    .get(i)
+                    .is_some_and(|&b| CLASS[usize::from(b)] == LETTER) => {}
+            _ => {
+                while i < text.len() && CLASS[usize::from(text[i])] == PUNCT {
+                    i += 1;
+                }
+                let n = i - start;
+                if n > 1 {
+                    hundredths += 25 * n;
+                } else if text
+                    .get(i)
+                    .is_some_and(|&b| CLASS[usize::from(b)] == LETTER)
+                {
+                    hundredths += 60;
+                }
+            }
+        }
     }
     hundredths / 100
 }
+
+const PUNCT: u8 = 0;
+const LETTER: u8 = 1;
+const DIGIT: u8 = 2;
+const NEWLINE: u8 = 3;
+
+/// The estimate's byte classes: ASCII letters and every non-ASCII byte are
+/// letters, line feeds their own class, everything else (spaces included)
+/// punctuation.
+const fn classes() -> [u8; 256] {
+    let mut table = [PUNCT; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        table[b] = if byte.is_ascii_alphabetic() || byte >= 0x80 {
+            LETTER
+        } else if byte.is_ascii_digit() {
+            DIGIT
+        } else if byte == b'\n' {
+            NEWLINE
+        } else {
+            PUNCT
+        };
+        b += 1;
+    }
+    table
+}
+
+static CLASS: [u8; 256] = classes();
 
 #[cfg(not(test))]
 mod tests {

@@ -61,36 +61,70 @@ pub(crate) fn write(
     Ok(())
 }
 
-/// A JSON string literal, safe inside a code span, a fence or a cell.
+/// ASCII bytes a string writes escaped: controls, `"`, `\`, a backtick,
+/// `|` and DEL.
+const fn ascii_escapes() -> [bool; 128] {
+    let mut table = [false; 128];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = true;
+        b += 1;
+    }
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table[b'`' as usize] = true;
+    table[b'|' as usize] = true;
+    table[0x7f] = true;
+    table
+}
+
+static ASCII_ESCAPES: [bool; 128] = ascii_escapes();
+
+/// A JSON string literal, safe inside a code span, a fence or a cell. Most
+/// bytes are checked with one table lookup; only non-ASCII characters are
+/// decoded.
 fn write_string(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
+    let bytes = s.as_bytes();
     let mut start = 0;
-    for (at, c) in s.char_indices() {
-        let short: Option<&[u8]> = match c {
-            '"' => Some(b"\\\""),
-            '\\' => Some(b"\\\\"),
-            '\n' => Some(b"\\n"),
-            '\r' => Some(b"\\r"),
-            '\t' => Some(b"\\t"),
-            _ => None,
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let (c, len) = if b < 0x80 {
+            if !ASCII_ESCAPES[b as usize] {
+                i += 1;
+                continue;
+            }
+            (char::from(b), 1)
+        } else {
+            let c = s[i..].chars().next().expect("a char starts here");
+            if !needs_unicode_escape(c) {
+                i += c.len_utf8();
+                continue;
+            }
+            (c, c.len_utf8())
         };
-        let unicode = short.is_none() && needs_unicode_escape(c);
-        if short.is_none() && !unicode {
-            continue;
-        }
-        out.extend_from_slice(&s.as_bytes()[start..at]);
-        start = at + c.len_utf8();
-        match short {
-            Some(escape) => out.extend_from_slice(escape),
-            None => {
+        out.extend_from_slice(&bytes[start..i]);
+        match c {
+            '"' => out.extend_from_slice(b"\\\""),
+            '\\' => out.extend_from_slice(b"\\\\"),
+            '\n' => out.extend_from_slice(b"\\n"),
+            '\r' => out.extend_from_slice(b"\\r"),
+            '\t' => out.extend_from_slice(b"\\t"),
+            _ => {
                 let mut units = [0u16; 2];
                 for unit in c.encode_utf16(&mut units) {
-                    out.extend_from_slice(format!("\\u{unit:04x}").as_bytes());
+                    out.extend_from_slice(b"\\u");
+                    for shift in [12, 8, 4, 0] {
+                        out.push(b"0123456789abcdef"[usize::from((*unit >> shift) & 0xf)]);
+                    }
                 }
             }
         }
+        i += len;
+        start = i;
     }
-    out.extend_from_slice(&s.as_bytes()[start..]);
+    out.extend_from_slice(&bytes[start..]);
     out.push(b'"');
 }
 
