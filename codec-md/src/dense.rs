@@ -175,17 +175,15 @@ impl Renderer<'_> {
         // all reads as a row to some parsers only.
         let outer = table.width() == 1;
         let mut cells: Vec<Option<&Value>> = vec![None; table.columns.len()];
-        for row in &table.rows {
-            cells.iter_mut().for_each(|c| *c = None);
-            for &(column, value) in &row.cells {
-                cells[column] = Some(value);
-            }
+        let mut path = Vec::new();
+        for &(key, map) in &table.rows {
+            table.cells(map, &mut path, &mut cells);
             let start = self.out.len();
             if outer {
                 self.out.push(b'|');
             }
             let mut first = true;
-            if let Some(key) = row.key {
+            if let Some(key) = key {
                 escape::write_first_cell(self.out, key);
                 first = false;
             }
@@ -263,26 +261,43 @@ fn is_cell_list(items: &[Value]) -> bool {
     })
 }
 
-/// A table of the dense profile: the column paths and each row's cells.
+/// A table of the dense profile: the column paths and the rows. Memory is
+/// the columns and a reference per row; each row's cells are found again
+/// when it is written.
 struct DenseTable<'v> {
     /// Whether the first column holds the keys of a map.
     keyed: bool,
     /// Each column's path of keys (`["customer", "name"]`), first seen
     /// first.
     columns: Vec<Vec<&'v str>>,
-    rows: Vec<Row<'v>>,
-}
-
-struct Row<'v> {
-    /// The map key, in a keyed table.
-    key: Option<&'v str>,
-    /// (column, value) of each present cell.
-    cells: Vec<(usize, &'v Value)>,
+    /// Each path's column.
+    index: HashMap<Vec<&'v str>, usize>,
+    /// Each row: the map key (in a keyed table) and the object.
+    rows: Vec<(Option<&'v str>, &'v Map)>,
+    /// The rows' depth, for walking them again.
+    depth: usize,
+    max_depth: usize,
 }
 
 impl<'v> DenseTable<'v> {
     fn width(&self) -> usize {
         self.columns.len() + usize::from(self.keyed)
+    }
+
+    /// Puts each of `map`'s cells in its column's slot of `cells`.
+    fn cells(&self, map: &'v Map, path: &mut Vec<&'v str>, cells: &mut [Option<&'v Value>]) {
+        cells.iter_mut().for_each(|c| *c = None);
+        let mut at = 0;
+        // The table already walked every row: this cannot fail.
+        let _ = leaves(map, self.depth, self.max_depth, path, &mut |path, value| {
+            // Rows usually repeat the columns in order: no hash then.
+            let column = match self.columns.get(at) {
+                Some(column) if column == path => at,
+                _ => self.index[path],
+            };
+            cells[column] = Some(value);
+            at += 1;
+        });
     }
 
     /// The table of an array, when every element is an object whose
@@ -332,39 +347,40 @@ impl<'v> DenseTable<'v> {
         let mut table = DenseTable {
             keyed,
             columns: Vec::new(),
+            index: HashMap::new(),
             rows: Vec::new(),
+            depth,
+            max_depth,
         };
-        let mut index: HashMap<Vec<&'v str>, usize> = HashMap::new();
         let mut path = Vec::new();
         let mut present = 0usize;
         for row in rows {
             let Some((key, map)) = row else {
                 return Ok(None);
             };
-            let mut cells = Vec::with_capacity(table.columns.len());
+            let mut at = 0;
+            let (columns, index) = (&mut table.columns, &mut table.index);
             let fits = leaves(
                 map,
                 depth,
                 max_depth,
                 &mut path,
-                &mut |path: &[&'v str], value: &'v Value| {
+                &mut |path: &[&'v str], _: &'v Value| {
                     // Rows usually repeat the columns in order: no hash then.
-                    let at = cells.len();
-                    let column = match table.columns.get(at) {
-                        Some(column) if column == path => at,
-                        _ => *index.entry(path.to_vec()).or_insert_with(|| {
-                            table.columns.push(path.to_vec());
-                            table.columns.len() - 1
-                        }),
-                    };
-                    cells.push((column, value));
+                    if columns.get(at).is_none_or(|column| column != path)
+                        && !index.contains_key(path)
+                    {
+                        index.insert(path.to_vec(), columns.len());
+                        columns.push(path.to_vec());
+                    }
+                    at += 1;
                 },
             )?;
             if !fits {
                 return Ok(None);
             }
-            present += cells.len();
-            table.rows.push(Row { key, cells });
+            present += at;
+            table.rows.push((key, map));
         }
         // At most half the cells empty, as in the default profile: a
         // sparser table grows with the square of its input (n rows with n
@@ -400,7 +416,9 @@ fn leaves<'v>(
             }
             Value::Array(_) | Value::Object(_) => {
                 // A JSON cell: check its depth now, so writing cannot fail.
-                json::write(&mut Vec::new(), value, depth, max_depth)?;
+                if depth + value.depth() > max_depth {
+                    return Err(EncodeError::DepthLimit { limit: max_depth });
+                }
                 leaf(path, value);
                 true
             }
