@@ -15,8 +15,8 @@
 //!   `[a, b]`, and anything else (an array of objects, `{}`) is compact
 //!   JSON in a code span.
 //! - Every container that would be a document or a section is written as
-//!   markdown or as a fenced `json` block, whichever [`estimate`] says is
-//!   cheaper.
+//!   markdown or as a fenced `json` block, whichever
+//!   [`estimate_hundredths`] says is cheaper.
 //!
 //! The thresholds, and the measurements behind them, are the constants
 //! below.
@@ -41,6 +41,20 @@ const MAX_CELL_BREAKS: usize = 8;
 /// Tokens a fenced `json` block costs around its JSON (```` ```json ````,
 /// two line feeds, ```` ``` ````): 5 in o200k.
 const FENCE_TOKENS: usize = 5;
+
+/// A container that [`Renderer::markdown_or_json`] decided, as the one
+/// enclosing it sees it: where its output is in the enclosing scratch
+/// buffer, what that output and the container's JSON are estimated to
+/// cost (hundredths of a token), and which value it is (its address: it
+/// is compared, never followed).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Decided {
+    start: usize,
+    end: usize,
+    cost: usize,
+    json_cost: usize,
+    value: usize,
+}
 
 /// A keyed table needs at least this many rows. A map with one object
 /// member is better as its section: as a one-row table its columns would
@@ -68,10 +82,14 @@ impl Renderer<'_> {
     }
 
     /// Writes `value` (a container at `depth`) as markdown into a scratch
-    /// buffer and as JSON, and keeps the cheaper by [`estimate`]. Each
-    /// nested section decides again inside the scratch rendering, so a byte
-    /// is written once per enclosing section: the work is the input's size
-    /// times its section depth.
+    /// buffer, and keeps it or writes the JSON instead, whichever
+    /// [`estimate_hundredths`] says is cheaper.
+    ///
+    /// The sections inside decide first and report their ranges and costs
+    /// ([`Decided`]), so this estimate reads only the markdown between them
+    /// and the JSON around them (written without them): each byte of the
+    /// input is estimated once, and written as JSON only where JSON is
+    /// kept. Their markdown is copied once per enclosing section.
     fn markdown_or_json(
         &mut self,
         value: &Value,
@@ -80,27 +98,56 @@ impl Renderer<'_> {
         top: bool,
     ) -> Result<(), EncodeError> {
         // The markdown goes to the (emptied) output buffer, then trades
-        // places with what was there.
+        // places with what was there; so do the sections decided inside.
         let before = std::mem::take(self.out);
+        let outer = std::mem::take(&mut self.decided);
         let started = self.started;
         let result = self.dense_markdown(value, level, depth, top);
         let markdown = std::mem::replace(self.out, before);
+        let mut inner = std::mem::replace(&mut self.decided, outer);
         result?;
-        let mut json = Vec::new();
-        json::write(&mut json, value, depth, self.max_depth)?;
-        let markdown_cost = estimate(&markdown);
-        let json_cost = estimate(&json) + FENCE_TOKENS;
+
+        let mut markdown_cost = 0;
+        let mut at = 0;
+        for section in &inner {
+            markdown_cost += estimate_hundredths(&markdown[at..section.start]) + section.cost;
+            at = section.end;
+        }
+        markdown_cost += estimate_hundredths(&markdown[at..]);
+        let mut skeleton = Vec::new();
+        inner.sort_unstable_by_key(|section| section.value);
+        let skip = |v: &Value| {
+            let address = std::ptr::from_ref(v) as usize;
+            inner
+                .binary_search_by_key(&address, |section| section.value)
+                .is_ok()
+        };
+        json::write_skipping(&mut skeleton, value, depth, self.max_depth, &skip)?;
+        let json_cost = estimate_hundredths(&skeleton)
+            + inner.iter().map(|section| section.json_cost).sum::<usize>();
+
+        let start = self.out.len();
         // Markdown wins ties: it is the format the reader asked for.
-        if markdown_cost <= json_cost || tests::markdown_only() {
+        let keep_markdown =
+            markdown_cost <= json_cost + 100 * FENCE_TOKENS || tests::markdown_only();
+        let cost = if keep_markdown {
             self.out.extend_from_slice(&markdown);
+            markdown_cost
         } else {
             self.started = started;
             self.block();
-            json.push(b'\n');
             self.out.extend_from_slice(b"```json\n");
-            self.out.extend_from_slice(&json);
-            self.out.extend_from_slice(b"```\n");
-        }
+            json::write(self.out, value, depth, self.max_depth)?;
+            self.out.extend_from_slice(b"\n```\n");
+            json_cost + 100 * FENCE_TOKENS
+        };
+        self.decided.push(Decided {
+            start,
+            end: self.out.len(),
+            cost,
+            json_cost,
+            value: std::ptr::from_ref(value) as usize,
+        });
         Ok(())
     }
 
@@ -435,7 +482,8 @@ fn leaves<'v>(
     Ok(true)
 }
 
-/// A cheap, deterministic estimate of the o200k tokens of `text`, close
+/// A cheap, deterministic estimate of the o200k tokens of `text` (in
+/// hundredths), close
 /// enough to choose between the markdown and the JSON of the same data.
 ///
 /// It splits the text roughly as the tokenizer's pre-split does and
@@ -448,7 +496,10 @@ fn leaves<'v>(
 /// the markdown's and the JSON's errors go the same way: all 22 choices
 /// agree with the real counts); the test `estimate_agrees_with_o200k`
 /// checks it.
-pub(crate) fn estimate(text: &[u8]) -> usize {
+///
+/// It counts in hundredths of a token, so that the estimates of pieces add
+/// up.
+fn estimate_hundredths(text: &[u8]) -> usize {
     let mut hundredths = 0;
     let mut i = 0;
     while i < text.len() {
@@ -495,7 +546,7 @@ pub(crate) fn estimate(text: &[u8]) -> usize {
             }
         }
     }
-    hundredths / 100
+    hundredths
 }
 
 const PUNCT: u8 = 0;
@@ -651,6 +702,10 @@ mod tests {
         assert!(render(&row, &mut Vec::new(), &options).is_err());
         let row = from_str(r#"[{"a": [[1]]}]"#).unwrap();
         assert!(render(&row, &mut Vec::new(), &options).is_err());
+    }
+
+    fn estimate(text: &[u8]) -> usize {
+        estimate_hundredths(text) / 100
     }
 
     /// The estimate against real o200k counts: on markdown and JSON texts

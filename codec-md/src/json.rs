@@ -23,6 +23,22 @@ pub(crate) fn write(
     depth: usize,
     max_depth: usize,
 ) -> Result<(), EncodeError> {
+    write_skipping(out, value, depth, max_depth, &|_| false)
+}
+
+/// [`write`], but a member or element for which `skip` is true is written
+/// as nothing (its key and separators stay): the JSON around subtrees whose
+/// cost is already known.
+pub(crate) fn write_skipping(
+    out: &mut Vec<u8>,
+    value: &Value,
+    depth: usize,
+    max_depth: usize,
+    skip: &dyn Fn(&Value) -> bool,
+) -> Result<(), EncodeError> {
+    if skip(value) {
+        return Ok(());
+    }
     match value {
         Value::Null => out.extend_from_slice(b"null"),
         Value::Bool(true) => out.extend_from_slice(b"true"),
@@ -38,7 +54,7 @@ pub(crate) fn write(
                 if i > 0 {
                     out.push(b',');
                 }
-                write(out, item, depth + 1, max_depth)?;
+                write_skipping(out, item, depth + 1, max_depth, skip)?;
             }
             out.push(b']');
         }
@@ -53,7 +69,7 @@ pub(crate) fn write(
                 }
                 write_string(out, key);
                 out.push(b':');
-                write(out, item, depth + 1, max_depth)?;
+                write_skipping(out, item, depth + 1, max_depth, skip)?;
             }
             out.push(b'}');
         }

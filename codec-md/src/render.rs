@@ -67,6 +67,7 @@ pub(crate) fn render(
         started: false,
         dense: options.profile == Profile::Dense,
         lossless: options.lossless,
+        decided: Vec::new(),
     };
     renderer.document(value)
 }
@@ -97,6 +98,9 @@ pub(crate) struct Renderer<'o> {
     pub(crate) dense: bool,
     /// The lossless markers ([`crate::lossless`]).
     pub(crate) lossless: bool,
+    /// The dense profile's sections decided so far inside the container
+    /// being decided ([`crate::dense`]), so it need not estimate them again.
+    pub(crate) decided: Vec<crate::dense::Decided>,
 }
 
 impl Renderer<'_> {
