@@ -20,7 +20,7 @@ use crate::{to_value, MediaType, ToValueError, Value};
 ///
 /// A codec must be deterministic (the same input gives the same bytes) and
 /// must never panic: values it cannot write are an [`EncodeError`]. The
-/// [`testkit`](crate::testkit) (feature `testkit`) checks both.
+/// `testkit` module (feature `testkit`) checks both.
 pub trait Codec: Send + Sync {
     /// The short name used in `?format=` overrides and on the command line:
     /// `json`, `md`, `mcp`. Lower case, ASCII letters, digits and `-` (see

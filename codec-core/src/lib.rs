@@ -17,7 +17,7 @@
 //! - [`Codec`] and [`CodecExt`]: the object-safe trait a codec implements,
 //!   and the generic helpers handlers call.
 //! - [`MediaType`]: a parsed `type/subtype; name=value`.
-//! - [`testkit`] (feature `testkit`): checks any codec through every entry
+//! - `testkit` (feature `testkit`): checks any codec through every entry
 //!   point.
 //!
 //! # Design
