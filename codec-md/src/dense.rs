@@ -19,7 +19,7 @@
 //!   [`estimate_hundredths`] says is cheaper.
 //!
 //! The thresholds, and the measurements behind them, are the constants
-//! below.
+//! below. [`crate::dense_read`] reads all of it back.
 
 use std::collections::HashMap;
 
@@ -32,10 +32,12 @@ use crate::render::{elements, is_inline_list, members, Renderer};
 /// A cell keeps a string with at most this many line breaks (as `&#10;`);
 /// a row with a longer one makes the array a list of sections, where the
 /// string is a fenced block. Measured in o200k: `&#10;` costs 3 tokens
-/// against 1 in a fence, while the sections cost about 20 tokens per row
-/// more than a table row (event-logs: 94,344 tokens as one table, 193,099
-/// as sections), so refs pay up to about 10 lines; 8 keeps some margin and
-/// keeps a cell readable (a stack trace, not a source file).
+/// against 1 in a fence, while leaving the table costs about 50 tokens per
+/// row (event-logs, 2,000 rows: 94,344 tokens as one table, 193,099 as the
+/// default profile's sections), so on tokens refs would pay up to about 25
+/// lines per row. The limit is set lower for the reader: 8 lines keeps a
+/// stack trace in its cell, and a longer text (a source file) gets its
+/// fence.
 const MAX_CELL_BREAKS: usize = 8;
 
 /// Tokens a fenced `json` block costs around its JSON (```` ```json ````,
