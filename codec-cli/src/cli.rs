@@ -47,6 +47,17 @@ pub(crate) struct CodecOptions {
     /// Pretty-print JSON output (the json codec, and the mcp envelope).
     #[arg(long)]
     pub(crate) pretty: bool,
+    /// The markdown profile: default (the schema of codec-md's SPEC.md) or
+    /// dense (fewer tokens: dotted columns, keyed tables, JSON where
+    /// markdown would cost more). Same media type. The mcp codec's text
+    /// follows it.
+    #[arg(long, value_name = "PROFILE", default_value = "default")]
+    pub(crate) profile: String,
+    /// Markdown with the lossless markers (quotes on strings that read as
+    /// other types, `-` for a missing cell, ...): `codec parse --lossless`
+    /// gives back the exact value. Default profile only.
+    #[arg(long)]
+    pub(crate) lossless: bool,
     /// MCP protocol version of the mcp codec.
     #[arg(long, value_name = "VERSION", default_value = "2025-11-25")]
     pub(crate) mcp_version: String,
@@ -71,11 +82,6 @@ pub(crate) struct RenderArgs {
     /// prints `Content-Type: ...` on stderr.
     #[arg(long, value_name = "HEADER")]
     pub(crate) accept: Option<String>,
-    /// The markdown profile: default (the schema of codec-md's SPEC.md) or
-    /// dense (fewer tokens: dotted columns, keyed tables, JSON where
-    /// markdown would cost more). Same media type.
-    #[arg(long, value_name = "PROFILE", default_value = "default")]
-    pub(crate) profile: String,
     #[command(flatten)]
     pub(crate) codec: CodecOptions,
 }
@@ -90,8 +96,12 @@ pub(crate) struct ParseArgs {
     pub(crate) table: bool,
     /// Read the lossless markers (quoted strings, `\[x]`, `-` cells, ...)
     /// of codec-md's lossless rendering, giving back the exact value.
-    #[arg(long, conflicts_with = "table")]
+    #[arg(long, conflicts_with_all = ["table", "dense"])]
     pub(crate) lossless: bool,
+    /// Read the dense profile (`codec render --profile dense`): dotted
+    /// columns, keyed tables, lists and JSON in cells, fenced json.
+    #[arg(long, conflicts_with = "table")]
+    pub(crate) dense: bool,
 }
 
 #[derive(Debug, Args)]

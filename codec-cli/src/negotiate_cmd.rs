@@ -15,6 +15,8 @@ pub(crate) fn run(args: &NegotiateArgs) -> Result<(), CliError> {
         None => {
             let options = CodecOptions {
                 pretty: false,
+                profile: "default".into(),
+                lossless: false,
                 mcp_version: "2025-11-25".into(),
                 mcp_structured: "always".into(),
             };

@@ -19,6 +19,8 @@ pub(crate) fn run(args: &ParseArgs) -> Result<(), CliError> {
     } else {
         let parse = if args.lossless {
             codec_md::parse_lossless
+        } else if args.dense {
+            codec_md::parse_dense
         } else {
             codec_md::parse
         };

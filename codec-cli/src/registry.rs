@@ -16,22 +16,20 @@ use crate::error::CliError;
 /// conventional API answer, and markdown for every client that asks for it
 /// (Claude Code, Cursor and OpenCode all list `text/markdown` first).
 pub(crate) fn codecs(options: &CodecOptions) -> Result<Vec<Arc<dyn Codec>>, CliError> {
-    codecs_with(options, Profile::Default)
-}
-
-/// The markdown profile named `name` (`--profile`).
-pub(crate) fn profile(name: &str) -> Result<Profile, CliError> {
-    match name {
-        "default" => Ok(Profile::Default),
-        "dense" => Ok(Profile::Dense),
-        other => Err(CliError::Usage(format!(
-            "--profile: unknown profile {other:?}; expected default or dense"
-        ))),
+    let profile = match options.profile.as_str() {
+        "default" => Profile::Default,
+        "dense" => Profile::Dense,
+        other => {
+            return Err(CliError::Usage(format!(
+                "--profile: unknown profile {other:?}; expected default or dense"
+            )))
+        }
+    };
+    if options.lossless && profile != Profile::Default {
+        return Err(CliError::Usage(
+            "--lossless goes with the default profile only".into(),
+        ));
     }
-}
-
-/// [`codecs`] with the markdown codec in `profile`.
-fn codecs_with(options: &CodecOptions, profile: Profile) -> Result<Vec<Arc<dyn Codec>>, CliError> {
     let version: ProtocolVersion = options
         .mcp_version
         .parse()
@@ -46,15 +44,22 @@ fn codecs_with(options: &CodecOptions, profile: Profile) -> Result<Vec<Arc<dyn C
             )))
         }
     };
+    let md: Arc<dyn Codec> = Arc::new(
+        MarkdownCodec::builder()
+            .profile(profile)
+            .lossless(options.lossless)
+            .build(),
+    );
     let mcp = McpCodec::builder()
         .protocol_version(version)
         .structured_content(structured)
+        .text_codec(md.clone())
         .pretty(options.pretty)
         .build()
         .map_err(|e| CliError::Usage(format!("mcp codec: {e}")))?;
     Ok(vec![
         Arc::new(JsonCodec::builder().pretty(options.pretty).build()),
-        Arc::new(MarkdownCodec::builder().profile(profile).build()),
+        md,
         Arc::new(mcp),
     ])
 }
@@ -62,16 +67,8 @@ fn codecs_with(options: &CodecOptions, profile: Profile) -> Result<Vec<Arc<dyn C
 /// The negotiator every command uses: the built-in codecs, `text/x-markdown`
 /// as an alias of markdown, and the library's default policies.
 pub(crate) fn negotiator(options: &CodecOptions) -> Result<Negotiator, CliError> {
-    negotiator_with(options, Profile::Default)
-}
-
-/// [`negotiator`] with the markdown codec in `profile`.
-pub(crate) fn negotiator_with(
-    options: &CodecOptions,
-    profile: Profile,
-) -> Result<Negotiator, CliError> {
     Negotiator::builder()
-        .codecs(codecs_with(options, profile)?)
+        .codecs(codecs(options)?)
         .alias("md", MediaType::from_static("text/x-markdown"))
         .build()
         .map_err(|e| CliError::Usage(format!("negotiator: {e}")))
@@ -90,9 +87,11 @@ pub(crate) fn format_names(negotiator: &Negotiator) -> String {
 mod tests {
     use super::*;
 
-    fn options() -> CodecOptions {
+    fn options(profile: &str) -> CodecOptions {
         CodecOptions {
             pretty: false,
+            profile: profile.to_owned(),
+            lossless: false,
             mcp_version: "2025-11-25".to_owned(),
             mcp_structured: "always".to_owned(),
         }
@@ -112,7 +111,7 @@ mod tests {
             ("default", "# [0]\n\n- **id**: 1\n\n## user\n"),
             ("dense", "|id|user.name|\n|---|---|\n1|ada\n"),
         ] {
-            let negotiator = negotiator_with(&options(), profile(name).unwrap()).unwrap();
+            let negotiator = negotiator(&options(name)).unwrap();
             let md = negotiator.codec("md").unwrap();
             let mut out = Vec::new();
             md.encode_value(&rows, &mut out).unwrap();
@@ -121,6 +120,12 @@ mod tests {
             types.push(md.media_type().to_string());
         }
         assert_eq!(types[0], types[1]);
-        assert!(matches!(profile("sparse"), Err(CliError::Usage(_))));
+        assert!(matches!(
+            codecs(&options("sparse")),
+            Err(CliError::Usage(_))
+        ));
+        let mut lossless_dense = options("dense");
+        lossless_dense.lossless = true;
+        assert!(matches!(codecs(&lossless_dense), Err(CliError::Usage(_))));
     }
 }

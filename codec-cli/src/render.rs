@@ -19,8 +19,7 @@ pub(crate) fn run(args: &RenderArgs) -> Result<(), CliError> {
         input::read(args.file.as_deref())?
     };
     let value = input::parse_json(&bytes, &name)?;
-    let profile = registry::profile(&args.profile)?;
-    let negotiator = registry::negotiator_with(&args.codec, profile)?;
+    let negotiator = registry::negotiator(&args.codec)?;
 
     let codec = match (&args.to, &args.accept) {
         (Some(format), _) => negotiator

@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use codec_core::{Map, Value};
+use codec_md::{MarkdownCodec, Profile};
 
 use crate::cli::{CodecOptions, StatsArgs};
 use crate::error::CliError;
@@ -24,10 +25,23 @@ pub(crate) fn run(args: &StatsArgs) -> Result<(), CliError> {
     };
     let options = CodecOptions {
         pretty: false,
+        profile: "default".into(),
+        lossless: false,
         mcp_version: "2025-11-25".into(),
         mcp_structured: "always".into(),
     };
     let codecs = registry::codecs(&options)?;
+    // The markdown codec's other renderings, beside it.
+    let md_variants = [
+        (
+            "md dense",
+            MarkdownCodec::builder().profile(Profile::Dense).build(),
+        ),
+        (
+            "md lossless",
+            MarkdownCodec::builder().lossless(true).build(),
+        ),
+    ];
     let pretty = codec_json::JsonCodec::pretty();
     let compact = codec_json::JsonCodec::new();
     let mut rows = Vec::new();
@@ -47,6 +61,11 @@ pub(crate) fn run(args: &StatsArgs) -> Result<(), CliError> {
                 codec.format().to_owned(),
                 Size::of(&encode(codec.as_ref(), &value)?),
             ));
+            if codec.format() == "md" {
+                for (label, variant) in &md_variants {
+                    sizes.push((label.to_string(), Size::of(&encode(variant, &value)?)));
+                }
+            }
         }
         for (format, size) in sizes {
             let mut row = Map::with_capacity(5);
@@ -62,6 +81,6 @@ pub(crate) fn run(args: &StatsArgs) -> Result<(), CliError> {
         }
     }
     // The report is itself a table of uniform objects: our own markdown.
-    let body = encode(&codec_md::MarkdownCodec::new(), &Value::Array(rows))?;
+    let body = encode(&MarkdownCodec::new(), &Value::Array(rows))?;
     input::write_stdout(&body)
 }

@@ -244,7 +244,17 @@ fn stats_reports_a_markdown_table() {
     );
     assert_eq!(lines.next(), Some("|---|---|---|---|---|"));
     let formats: Vec<&str> = lines.map(|l| l.split('|').nth(2).unwrap()).collect();
-    assert_eq!(formats, ["json pretty", "json compact", "md", "mcp"]);
+    assert_eq!(
+        formats,
+        [
+            "json pretty",
+            "json compact",
+            "md",
+            "md dense",
+            "md lossless",
+            "mcp"
+        ]
+    );
     assert!(
         text.contains(&format!("|rows.json|json compact|{}|", ROWS.len())),
         "{text}"
@@ -397,4 +407,44 @@ fn a_reader_that_stops_early_is_not_an_error() {
     assert_eq!(&head, b"|id|name|\n|---|-");
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
+
+#[test]
+fn profiles_and_lossless_round_trip_through_parse() {
+    let nested = br#"[{"id":1,"user":{"name":"Ada"}},{"id":2,"user":{"name":"Bo"}},{"id":3,"user":{"name":"Cy"}}]"#;
+    let dense = codec(&["render", "--profile", "dense"], nested);
+    assert_eq!(dense.status.code(), Some(0), "{}", stderr(&dense));
+    assert!(
+        stdout(&dense).starts_with("|id|user.name|\n|---|---|\n1|Ada\n"),
+        "{}",
+        stdout(&dense)
+    );
+    let back = codec(&["parse", "--dense"], &dense.stdout);
+    assert_eq!(back.status.code(), Some(0), "{}", stderr(&back));
+    assert_eq!(stdout(&back).trim_end().as_bytes(), nested);
+
+    let typed = br#"[{"zip":"02139","n":null},{"zip":"7"}]"#;
+    let lossless = codec(&["render", "--lossless"], typed);
+    assert_eq!(lossless.status.code(), Some(0), "{}", stderr(&lossless));
+    let back = codec(&["parse", "--lossless"], &lossless.stdout);
+    assert_eq!(stdout(&back).trim_end().as_bytes(), typed);
+    // The default reading: "7" reads as a number, and a missing member
+    // as null (`02139` is not a JSON number, so it stays a string).
+    let plain = codec(&["parse"], &codec(&["render"], typed).stdout);
+    assert_eq!(
+        stdout(&plain),
+        "[{\"zip\":\"02139\",\"n\":null},{\"zip\":7,\"n\":null}]\n"
+    );
+
+    let both = codec(&["render", "--lossless", "--profile", "dense"], typed);
+    assert_eq!(both.status.code(), Some(64));
+    let unknown = codec(&["render", "--profile", "sparse"], typed);
+    assert_eq!(unknown.status.code(), Some(64));
+    assert!(
+        stderr(&unknown).contains("expected default or dense"),
+        "{}",
+        stderr(&unknown)
+    );
+    let conflicting = codec(&["parse", "--dense", "--lossless"], b"");
+    assert_eq!(conflicting.status.code(), Some(64));
 }
