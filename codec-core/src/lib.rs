@@ -69,7 +69,7 @@ pub mod testkit;
 mod value;
 
 pub use codec::{is_valid_format_name, Codec, CodecExt, EncodeError};
-pub use map::{Iter as MapIter, Map};
+pub use map::{IntoIter as MapIntoIter, Iter as MapIter, Map};
 pub use media_type::{MediaType, MediaTypeError};
 pub use number::{InvalidNumber, Number};
 pub use parse::{

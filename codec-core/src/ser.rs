@@ -256,7 +256,7 @@ impl ser::Serializer for ValueSerializer {
     ) -> Result<Value, ToValueError> {
         let inner = value.serialize(self.enter()?)?;
         let mut map = Map::with_capacity(1);
-        map.insert(variant, inner);
+        map.insert_static(variant, inner);
         Ok(Value::Object(map))
     }
     fn serialize_seq(self, len: Option<usize>) -> Result<SeqBuilder, ToValueError> {
@@ -401,7 +401,7 @@ impl ser::SerializeStruct for MapBuilder {
         key: &'static str,
         value: &T,
     ) -> Result<(), ToValueError> {
-        self.map.insert(key, value.serialize(self.child)?);
+        self.map.insert_static(key, value.serialize(self.child)?);
         Ok(())
     }
     fn end(self) -> Result<Value, ToValueError> {
@@ -419,7 +419,7 @@ pub(crate) struct VariantBuilder<B> {
 impl<B> VariantBuilder<B> {
     fn wrap(variant: &'static str, inner: Value) -> Value {
         let mut map = Map::with_capacity(1);
-        map.insert(variant, inner);
+        map.insert_static(variant, inner);
         Value::Object(map)
     }
 }

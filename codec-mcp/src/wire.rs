@@ -226,7 +226,7 @@ impl CallToolResult {
         let mut result = CallToolResult::default();
         let mut saw_content = false;
         for (key, member) in map {
-            match key.as_str() {
+            match key {
                 "resultType" => {
                     result.result_type =
                         Some(expect_str(member, &member_path(path, key), "a string")?.to_owned());
@@ -251,7 +251,7 @@ impl CallToolResult {
                     result.meta = Some(expect_object(member, &member_path(path, key))?.clone());
                 }
                 _ => {
-                    result.other.insert(key.clone(), member.clone());
+                    result.other.insert(key, member.clone());
                 }
             }
         }
@@ -301,7 +301,7 @@ impl ContentBlock {
         let mut block = TextContent::new(String::new());
         let mut saw_text = false;
         for (key, member) in map {
-            match key.as_str() {
+            match key {
                 "type" => {}
                 "text" => {
                     block.text =
@@ -316,7 +316,7 @@ impl ContentBlock {
                     block.meta = Some(expect_object(member, &member_path(path, key))?.clone());
                 }
                 _ => {
-                    block.other.insert(key.clone(), member.clone());
+                    block.other.insert(key, member.clone());
                 }
             }
         }

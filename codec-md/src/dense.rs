@@ -378,7 +378,7 @@ impl<'v> DenseTable<'v> {
         max_depth: usize,
     ) -> Result<Option<DenseTable<'v>>, EncodeError> {
         let rows = map.iter().map(|(key, value)| match value {
-            Value::Object(inner) if !inner.is_empty() => Some((Some(key.as_str()), inner)),
+            Value::Object(inner) if !inner.is_empty() => Some((Some(key), inner)),
             _ => None,
         });
         if map.len() < MIN_KEYED_ROWS {

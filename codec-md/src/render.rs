@@ -495,7 +495,7 @@ pub(crate) fn table_columns(items: &[Value]) -> Option<Vec<&str>> {
             }
             present += 1;
             // Rows usually repeat the columns in order: skip the hash then.
-            if columns.get(i) != Some(&key.as_str()) && seen.insert(key) {
+            if columns.get(i) != Some(&key) && seen.insert(key) {
                 columns.push(key);
             }
         }

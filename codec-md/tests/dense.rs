@@ -272,7 +272,7 @@ fn keyed_table(map: &Map) -> Option<Block> {
     let rows: Option<Vec<_>> = map
         .iter()
         .map(|(k, v)| match v {
-            Value::Object(inner) if !inner.is_empty() => Some((Some(k.as_str()), inner)),
+            Value::Object(inner) if !inner.is_empty() => Some((Some(k), inner)),
             _ => None,
         })
         .collect();

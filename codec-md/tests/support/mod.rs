@@ -508,8 +508,8 @@ fn table(items: &[Value]) -> Option<Block> {
                 return None;
             }
             present += 1;
-            if !columns.contains(k) {
-                columns.push(k.clone());
+            if !columns.iter().any(|c| c == k) {
+                columns.push(k.to_owned());
             }
         }
     }
