@@ -16,7 +16,10 @@
 //!   JSON in a code span.
 //! - Every container that would be a document or a section is written as
 //!   markdown or as a fenced `json` block, whichever
-//!   [`estimate_hundredths`] says is cheaper.
+//!   [`estimate_hundredths`] says is cheaper. A document written as JSON
+//!   is one paragraph of its compact JSON instead, escaped as a value,
+//!   when the escapes cost no more than the fence (nested-config: 551
+//!   tokens, compact JSON's count, against 556 fenced).
 //!
 //! The thresholds, and the measurements behind them, are the constants
 //! below. [`crate::dense_read`] reads all of it back.
@@ -65,8 +68,8 @@ pub(crate) struct Decided {
 const MIN_KEYED_ROWS: usize = 2;
 
 impl Renderer<'_> {
-    /// A top-level container: markdown, or one fenced `json` block when
-    /// that is cheaper.
+    /// A top-level container: markdown, or its JSON (a paragraph, or a
+    /// fenced `json` block) when that is cheaper.
     pub(crate) fn dense_document(&mut self, value: &Value) -> Result<(), EncodeError> {
         self.enter(1)?;
         self.markdown_or_json(value, 1, 0, true)
@@ -138,10 +141,12 @@ impl Renderer<'_> {
         } else {
             self.started = started;
             self.block();
-            self.out.extend_from_slice(b"```json\n");
-            json::write(self.out, value, depth, self.max_depth)?;
-            self.out.extend_from_slice(b"\n```\n");
-            json_cost + 100 * FENCE_TOKENS
+            if top {
+                self.json_document(value, json_cost)?
+            } else {
+                self.json_fence(value, depth)?;
+                json_cost + 100 * FENCE_TOKENS
+            }
         };
         self.decided.push(Decided {
             start,
@@ -151,6 +156,39 @@ impl Renderer<'_> {
             value: std::ptr::from_ref(value) as usize,
         });
         Ok(())
+    }
+
+    /// A fenced `json` block: the exact compact JSON of `value`.
+    fn json_fence(&mut self, value: &Value, depth: usize) -> Result<(), EncodeError> {
+        self.out.extend_from_slice(b"```json\n");
+        json::write(self.out, value, depth, self.max_depth)?;
+        self.out.extend_from_slice(b"\n```\n");
+        Ok(())
+    }
+
+    /// A document written as JSON: one paragraph that is its compact JSON,
+    /// escaped as a paragraph line ([`write_json_paragraph`]), when the
+    /// escapes cost no more than a fence would; else the fenced `json`
+    /// block. With no escapes (nested-config has none) the paragraph is
+    /// the compact JSON and a line feed: exactly compact JSON's tokens.
+    /// Returns the estimated cost of what was written.
+    fn json_document(&mut self, value: &Value, json_cost: usize) -> Result<usize, EncodeError> {
+        let mut json = Vec::new();
+        json::write(&mut json, value, 0, self.max_depth)?;
+        let start = self.out.len();
+        if write_json_paragraph(self.out, &json) {
+            let paragraph = &self.out[start..self.out.len() - 1];
+            if paragraph == json.as_slice() {
+                return Ok(json_cost);
+            }
+            let paragraph_cost = estimate_hundredths(paragraph);
+            if paragraph_cost <= estimate_hundredths(&json) + 100 * FENCE_TOKENS {
+                return Ok(paragraph_cost);
+            }
+            self.out.truncate(start);
+        }
+        self.json_fence(value, 0)?;
+        Ok(json_cost + 100 * FENCE_TOKENS)
     }
 
     /// The markdown of a container: a dense table when it is one, else the
@@ -257,6 +295,45 @@ impl Renderer<'_> {
             self.out.push(b'\n');
         }
     }
+}
+
+/// Writes `json`, the compact JSON of a whole document, as the dense
+/// profile's JSON paragraph: the line escaped by the value rules
+/// ([`escape::write_json_line`]), then a line feed. Returns false, writing
+/// nothing, when it cannot be one. That is an array whose first `[` would
+/// need a backslash, since `\[` starts a string's paragraph: one whose JSON
+/// holds `](` (the escaping's R6 escapes every `[` before it) or `]:` (the
+/// line could start with a link reference definition, `["x]: y"]`). Such
+/// an array keeps its fence.
+pub(crate) fn write_json_paragraph(out: &mut Vec<u8>, json: &[u8]) -> bool {
+    let definition = json.first() == Some(&b'[') && json.windows(2).any(|w| w == b"]:");
+    let Ok(json) = std::str::from_utf8(json) else {
+        return false;
+    };
+    if definition || !matches!(json.as_bytes().first(), Some(b'{' | b'[')) {
+        return false;
+    }
+    let start = out.len();
+    escape::write_json_line(out, json);
+    if out.get(start) != json.as_bytes().first() {
+        out.truncate(start);
+        return false;
+    }
+    out.push(b'\n');
+    true
+}
+
+/// The line the dense profile writes for `value` when the document is
+/// written as a JSON paragraph, or `None` when `value` cannot be one (not a
+/// container, too deep, or an array that keeps its fence). For tests: it
+/// lets them put any value through the paragraph's escaping, which the
+/// renderer takes only where it is cheap. Not part of the stable API.
+#[doc(hidden)]
+pub fn dense_json_paragraph(value: &Value) -> Option<String> {
+    let mut json = Vec::new();
+    json::write(&mut json, value, 0, codec_core::DEFAULT_MAX_DEPTH).ok()?;
+    let mut out = Vec::new();
+    write_json_paragraph(&mut out, &json).then(|| String::from_utf8(out).ok())?
 }
 
 /// One cell's value: a scalar, `[a, b]`, or JSON in a code span.
@@ -665,11 +742,31 @@ mod tests {
                 r#"[{"": 1, "a": 2}]"#,
                 "# [0]\n\n- : 1\n- **a**: 2\n",
             ),
-            // Where JSON is cheaper, a fenced json block.
+            // Where JSON is cheaper, the document is its JSON, as a
+            // paragraph when its escapes cost no more than a fence.
             (
                 r#"{"pool": {"min": 2, "max": 14, "idleTimeout": 30000}}"#,
-                "```json\n{\"pool\":{\"min\":2,\"max\":14,\"idleTimeout\":30000}}\n```\n",
+                "{\"pool\":{\"min\":2,\"max\":14,\"idleTimeout\":30000}}\n",
             ),
+            (
+                r#"{"pool": {"min": 2, "max": 14, "idleTimeout": "*a* <b> [c](d) &amp;"}}"#,
+                "{\"pool\":{\"min\":2,\"max\":14,\"idleTimeout\":\"\\*a\\* \\<b> \\[c](d) \\&amp;\"}}\n",
+            ),
+            // A JSON backslash before punctuation is escaped, and then so
+            // is an autolink's `:`.
+            (
+                r#"{"pool": {"min": 2, "max": "a\"b http://x", "idleTimeout": 30000}}"#,
+                "{\"pool\":{\"min\":2,\"max\":\"a\\\\\"b http\\://x\",\"idleTimeout\":30000}}\n",
+            ),
+            // An array whose JSON holds `]:` could open a link reference
+            // definition: it keeps its fence.
+            (
+                r#"[{"pool": {"min": 2, "max": 14, "idleTimeout": 30000}}, "a]: b"]"#,
+                "```json\n[{\"pool\":{\"min\":2,\"max\":14,\"idleTimeout\":30000}},\"a]: b\"]\n```\n",
+            ),
+            // A string paragraph's `{` or `[` is escaped: it is not JSON.
+            (r#""{\"a\":1}""#, "\\{\"a\":1}\n"),
+            (r#""[1]""#, "\\[1]\n"),
             // Scalars as in the default profile.
             ("null", ""),
             ("1.10", "1.10\n"),
@@ -679,6 +776,16 @@ mod tests {
         for (json, expected) in cases {
             assert_eq!(dense(json), *expected, "{json}");
         }
+        // Too many escapes: the fence is cheaper (each JSON `\\` doubles).
+        let backslashes = "\\".repeat(32);
+        let json =
+            format!(r#"{{"pool": {{"min": 2, "max": 14, "idleTimeout": "{backslashes}"}}}}"#);
+        assert_eq!(
+            dense(&json),
+            format!(
+                "```json\n{{\"pool\":{{\"min\":2,\"max\":14,\"idleTimeout\":\"{backslashes}\"}}}}\n```\n"
+            )
+        );
     }
 
     #[test]

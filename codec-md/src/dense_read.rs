@@ -1,9 +1,10 @@
 //! The dense profile's constructs read back ([`parse_dense`]): its tables
 //! (rows without outer pipes, dotted columns, a key column, `[a, b]` lists
-//! and JSON code spans in cells) and its fenced `json` blocks.
+//! and JSON code spans in cells), its fenced `json` blocks, and a
+//! document's JSON paragraph.
 //!
 //! The parser ([`crate::parse`]) calls these where the dense reading meets
-//! a table or a fence; everything else reads as in [`parse`].
+//! a table, a fence or a top-level paragraph; everything else reads as in [`parse`].
 //!
 //! [`parse`]: crate::parse
 //! [`parse_dense`]: crate::parse_dense
@@ -20,6 +21,18 @@ pub(crate) fn json_block(content: &str, line: usize) -> Result<Value, ParseError
         column: 1,
         expected: "JSON in a `json` fence",
     })
+}
+
+/// The value of a top-level paragraph that is a document's compact JSON:
+/// the line starts with a raw `{` or `[` and, once its escapes are decoded,
+/// is JSON. Anything else (a string's paragraph starts `\{` or `\[`) is
+/// `None`, and reads as in [`parse`](crate::parse).
+pub(crate) fn json_paragraph(text: &str) -> Option<Value> {
+    let text = text.trim_matches(is_blank);
+    if !text.starts_with(['{', '[']) {
+        return None;
+    }
+    codec_core::from_str(&reading::decode(text).text).ok()
 }
 
 /// A dense table from its raw header cells and its rows' raw cells: an

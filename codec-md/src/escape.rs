@@ -114,6 +114,22 @@ pub(crate) fn write_paragraph(out: &mut Vec<u8>, s: &str) {
     write_line(out, Line::One(s), Context::Value, true);
 }
 
+/// Writes `json`, compact JSON as [`crate::json`] writes it (one line, no
+/// backtick, `|`, control or invisible character), as the whole of a
+/// paragraph line: the value rules, which escape only what could pair up
+/// inside the line (`*` runs, `[...](`, `<...>`, `&name;`, a `\` before
+/// punctuation, then R12's autolink triggers). Its start needs nothing:
+/// `{` and `[` open no block, and the caller keeps a `[` that could open a
+/// link reference definition (`[x]: y`) out of this path. A reader decodes
+/// the escapes and gets `json` back.
+pub(crate) fn write_json_line(out: &mut Vec<u8>, json: &str) {
+    if is_plain(json, false) {
+        out.extend_from_slice(json.as_bytes());
+        return;
+    }
+    write_line(out, Line::One(json), Context::Value, false);
+}
+
 /// Writes `s` as the first cell of a table row that has no leading pipe
 /// (the dense profile): the cell rules, plus the paragraph's protection of
 /// the line start, since a row line that starts a block ends the table.

@@ -1,5 +1,6 @@
 //! A minimal compact JSON writer, for the subtrees the dense profile writes
-//! as JSON (fenced `json` blocks and JSON cells).
+//! as JSON (fenced `json` blocks, JSON cells, and a document's JSON
+//! paragraph).
 //!
 //! codec-md depends on codec-core only (adapters never depend on each
 //! other), so it cannot call codec-json. The output is exact JSON: keys in
@@ -9,7 +10,9 @@
 //! a code span or a fence), `|` (it could end a table cell), and the
 //! characters the markdown writer never writes raw (controls, DEL,
 //! invisible and bidi characters). A JSON reader gets the same strings
-//! back; the markdown needs no escaping at all around it.
+//! back; in a fence or a code span the markdown needs no escaping at all
+//! around it (a paragraph still escapes what could pair up inline, see
+//! [`crate::escape::write_json_line`]).
 //!
 //! [`Number::write_to`]: codec_core::Number::write_to
 

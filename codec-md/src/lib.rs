@@ -89,6 +89,8 @@ mod render;
 mod table;
 
 pub use codec::{render, MarkdownCodec, MarkdownCodecBuilder};
+#[doc(hidden)]
+pub use dense::dense_json_paragraph;
 pub use normalize::normalize;
 pub use parse::{parse, parse_dense, parse_lossless, ParseError};
 pub use profile::Profile;

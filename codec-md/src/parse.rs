@@ -118,14 +118,17 @@ pub fn parse_lossless(markdown: &str) -> Result<Value, ParseError> {
 }
 
 /// Reads the dense profile ([`Profile::Dense`]) back: [`parse`]'s reading,
-/// plus its tables and its fenced `json` blocks.
+/// plus its tables, its fenced `json` blocks and a document's JSON
+/// paragraph.
 ///
 /// A table row needs no outer pipes; a header cell's raw dots nest its
 /// column (`customer.name`; `\.` is a key's own dot); an empty first header
 /// cell makes the table an object keyed by its first column; an empty cell
 /// is a missing member; a cell `[a, b]` is a list and a code span is JSON.
 /// A fenced `json` block is its JSON, exactly, wherever a document or a
-/// section's body may be. So `parse_dense` gives back every JSON subtree
+/// section's body may be; so is a top-level paragraph that starts with a
+/// raw `{` or `[` and is JSON once its escapes are decoded (a string's
+/// paragraph starts `\{` or `\[`). So `parse_dense` gives back every JSON subtree
 /// exactly and every table's structure; scalars read as in [`parse`]
 /// (`"42"` comes back as `42`), and a null in a table row as a missing
 /// member.
@@ -222,8 +225,12 @@ impl<'a> Lexer<'a> {
                     }
                     None => {
                         self.pos += 1;
-                        reading::line(text, self.reading)
-                            .unwrap_or_else(|| Value::String("#".into()))
+                        let json = self.dense.then(|| dense_read::json_paragraph(text));
+                        match json.flatten() {
+                            Some(value) => value,
+                            None => reading::line(text, self.reading)
+                                .unwrap_or_else(|| Value::String("#".into())),
+                        }
                     }
                 };
                 self.blocks.push(Block {

@@ -3,7 +3,9 @@
 //! strings and keys, has exactly the blocks, header cells, cell texts, list
 //! items and fence literals the profile's rules give its value, computed
 //! here independently of the renderer. Where the renderer chose a fenced
-//! `json` block, the block's literal must be the subtree's exact JSON.
+//! `json` block, the block's literal must be the subtree's exact JSON; where
+//! it wrote the document as a JSON paragraph, the paragraph's text (as the
+//! parser decodes it) must be the document's exact JSON.
 
 mod support;
 
@@ -115,13 +117,21 @@ impl Model<'_> {
 
     /// A container at a choice point: the document, or a section's body.
     fn container(&self, value: &Value, level: u8, top: bool, blocks: &mut Vec<Block>) {
-        if let Some(Block::Code { info, literal }) = self.seen.get(blocks.len()) {
-            if info == "json" {
+        match self.seen.get(blocks.len()) {
+            Some(Block::Code { info, literal }) if info == "json" => {
                 let parsed = from_str(literal).unwrap_or_else(|e| panic!("{literal}: {e}"));
                 assert_eq!(&parsed, value, "a json fence that is not the value");
                 blocks.push(self.seen[blocks.len()].clone());
                 return;
             }
+            // The document as one paragraph: its text is the JSON.
+            Some(Block::Paragraph(text))
+                if top && text.starts_with(['{', '[']) && json_equal(text, value) =>
+            {
+                blocks.push(self.seen[blocks.len()].clone());
+                return;
+            }
+            _ => {}
         }
         match value {
             Value::Array(items) if top && items.is_empty() => {
@@ -178,6 +188,13 @@ impl Model<'_> {
             self.container(value, level + 1, false, blocks);
         }
     }
+}
+
+/// Whether `text` is JSON for exactly `value`: the same members in the
+/// same order, the same numbers' text.
+fn json_equal(text: &str, value: &Value) -> bool {
+    from_str(text)
+        .is_ok_and(|parsed| parsed == *value && format!("{parsed:?}") == format!("{value:?}"))
 }
 
 /// A row's cells: (path, value) of every leaf, nested objects walked.
@@ -390,6 +407,8 @@ fn hostile_string() -> impl Strategy<Value = String> {
         Just("> ".to_owned()),
         Just("---".to_owned()),
         Just(", ".to_owned()),
+        Just("]: ".to_owned()),
+        Just("\\\"".to_owned()),
         "[!-/:-@\\[-`{-~]{1,3}",
         "[\x00-\x1f\x7f-\u{9f}]",
         "`{1,8}",
@@ -455,6 +474,65 @@ fn value() -> impl Strategy<Value = Value> {
     })
 }
 
+/// The document's JSON paragraph, forced on `value` whatever it costs:
+/// both parsers read one paragraph whose text is the exact JSON (no
+/// emphasis, link, HTML or code span: the walk accepts text and autolinks
+/// only), and `parse_dense` gives back exactly `value`. An array whose
+/// first `[` would need a backslash (its JSON holds `](` or `]:`) has no
+/// paragraph: it keeps its fence.
+#[track_caller]
+fn check_json_paragraph(value: &Value) {
+    support::allow_code_spans(false);
+    let Some(markdown) = codec_md::dense_json_paragraph(value) else {
+        assert!(
+            matches!(value, Value::Array(_))
+                && ["]:", "]("]
+                    .iter()
+                    .any(|s| format!("{value:?}").contains(s)),
+            "no paragraph for {value:?}"
+        );
+        return;
+    };
+    assert!(markdown.ends_with('\n') && !markdown[..markdown.len() - 1].contains('\n'));
+    for (parser, parsed) in [
+        ("comrak", parse(&markdown)),
+        ("pulldown-cmark", parse_pulldown(&markdown)),
+    ] {
+        match parsed.as_slice() {
+            [Block::Paragraph(text)] => assert!(
+                json_equal(text, value),
+                "{parser} reads {text}\nfrom {markdown}for {value:?}"
+            ),
+            other => panic!("{parser} reads {other:?}\nfrom {markdown}"),
+        }
+    }
+    let back = codec_md::parse_dense(&markdown).unwrap_or_else(|e| panic!("{e}\n{markdown}"));
+    assert!(
+        back == *value && format!("{back:?}") == format!("{value:?}"),
+        "{markdown}reads back as {back:?}"
+    );
+}
+
+#[test]
+fn json_paragraphs_keep_their_structure() {
+    let cases = [
+        r#"{"a": "*x* _y_ ~z~ **w**"}"#,
+        r#"{"a": "[x](https://evil.example) <b>hi</b> <http://a.b>"}"#,
+        r#"{"a": "&amp; &#10; &#x41; &nbsp;", "b": "AT&T"}"#,
+        r#"{"a": "C:\\dir\\", "b": "\"quoted\"", "c": "\\*"}"#,
+        r#"{"u": "https://a.example/x_y", "v": "*a* http://b.example www.c.example"}"#,
+        r#"{"a": "`code` | pipe", "b": "\u0000\u202e\t\r\n"}"#,
+        r##"{"# h": "- item", "1. x": "> q", "---": "==="}"##,
+        r##"["# h", "- i", {"a": "[x]: /url"}]"##,
+        r#"["x]: /url"]"#,
+        r#"[{"a": 1}, [2, [3]], "[y](z)"]"#,
+        r#"{"mail": "a_b@example.com", "w": "www.example.com/a*b*"}"#,
+    ];
+    for case in cases {
+        check_json_paragraph(&from_str(case).unwrap());
+    }
+}
+
 proptest! {
     // 256 cases keep CI fast; PROPTEST_CASES=100000 searches harder.
     #![proptest_config(ProptestConfig::with_cases(
@@ -464,6 +542,18 @@ proptest! {
     #[test]
     fn random_values_keep_their_structure(value in value()) {
         check_dense(&value);
+    }
+
+    /// Any container, hostile strings and keys inside, forced into the
+    /// document's JSON paragraph (the renderer takes it only where its
+    /// escapes are cheap).
+    #[test]
+    fn random_json_paragraphs_keep_their_structure(value in value()) {
+        let value = match value {
+            Value::Array(_) | Value::Object(_) => value,
+            scalar => Value::Object([("k".to_owned(), scalar)].into_iter().collect()),
+        };
+        check_json_paragraph(&value);
     }
 
     /// Tables of many rows, where markdown wins: every rule's cells.

@@ -27,7 +27,7 @@ fn round_trip(value: &Value) -> Value {
 /// Every dataset's values are ordinary (no null in a row, no string that
 /// reads as a number), so each comes back exactly: tables with dotted
 /// columns, keyed tables, lists and JSON in cells, `&#10;` in cells, and
-/// nested-config's fenced `json`.
+/// nested-config's JSON paragraph.
 #[test]
 fn datasets_come_back_exactly() {
     macro_rules! datasets {
@@ -86,6 +86,36 @@ fn reads_decided_cases() {
             "{input}\n{}",
             dense(&value)
         );
+    }
+}
+
+/// A document written as JSON is a paragraph that reads back as exactly
+/// that JSON; a top-level string that looks like JSON starts with a
+/// backslash and stays a string.
+#[test]
+fn json_paragraphs_and_json_like_strings() {
+    let config = r#"{"name": "api", "db": {"host": "db.local", "pool": {"min": 2, "max": 14, "idleTimeout": 30000}}, "ratio": 1.10}"#;
+    let value = from_str(config).unwrap();
+    let markdown = dense(&value);
+    assert!(markdown.starts_with("{\"name\":"), "{markdown}");
+    let back = round_trip(&value);
+    assert!(back == value && format!("{back:?}") == format!("{value:?}"));
+
+    // (The strings "{}" and "[]" read as the empty containers, as in
+    // `parse`: `normalize` says so.)
+    for s in [
+        r#"{"a": 1}"#,
+        "[1]",
+        "{x",
+        "[x](y)",
+        "[x]: /url",
+        r#"{"a":"b"}"#,
+        "{ }",
+    ] {
+        let value = Value::String(s.to_owned());
+        let markdown = dense(&value);
+        assert!(markdown.starts_with('\\'), "{s:?}: {markdown}");
+        assert_eq!(round_trip(&value), value, "{s:?}: {markdown}");
     }
 }
 
