@@ -438,7 +438,7 @@ fn looks_like_entity(rest: &[u8]) -> bool {
 
 /// R12: whether the `:` or `.` at `at` completes an autolink trigger:
 /// `http://`, `https://`, `ftp://`, `mailto:`, `xmpp:`, `www.` (any case).
-fn url_trigger(bytes: &[u8], at: usize) -> bool {
+pub(crate) fn url_trigger(bytes: &[u8], at: usize) -> bool {
     let before = &bytes[..at];
     let ends_with = |word: &[u8]| {
         before.len() >= word.len() && before[before.len() - word.len()..].eq_ignore_ascii_case(word)

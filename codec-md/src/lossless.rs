@@ -132,29 +132,10 @@ fn escape_commas(out: &mut Vec<u8>, start: usize) {
         // An escape inside a bare URL would show in its link text (R12 of
         // the escaping scheme): once a comma is escaped, no URL may
         // autolink, so its trigger is escaped too.
-        if !escaped && (b == b',' || url_trigger(&written, i)) {
+        if !escaped && (b == b',' || escape::url_trigger(&written, i)) {
             out.push(b'\\');
         }
         out.push(b);
-    }
-}
-
-/// Whether the `:` or `.` at `at` completes an autolink trigger:
-/// `http://`, `https://`, `ftp://`, `mailto:`, `xmpp:`, `www.` (any case).
-fn url_trigger(bytes: &[u8], at: usize) -> bool {
-    let before = &bytes[..at];
-    let ends_with = |word: &[u8]| {
-        before.len() >= word.len() && before[before.len() - word.len()..].eq_ignore_ascii_case(word)
-    };
-    match bytes[at] {
-        b'.' => ends_with(b"www"),
-        b':' => {
-            (bytes[at + 1..].starts_with(b"//")
-                && (ends_with(b"http") || ends_with(b"https") || ends_with(b"ftp")))
-                || ends_with(b"mailto")
-                || ends_with(b"xmpp")
-        }
-        _ => false,
     }
 }
 
