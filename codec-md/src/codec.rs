@@ -120,6 +120,11 @@ impl MarkdownCodecBuilder {
     /// text, key order. Still valid GFM, and ordinary values carry no
     /// marker.
     ///
+    /// It applies to the default profile: [`Profile::Dense`] ignores it
+    /// (the dense profile has its own reading, [`parse_dense`]).
+    ///
+    /// [`parse_dense`]: crate::parse_dense
+    ///
     /// [`parse_lossless`]: crate::parse_lossless
     ///
     /// ```

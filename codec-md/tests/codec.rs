@@ -278,3 +278,29 @@ fn render_writes_into_the_callers_buffer() {
     codec.encode(&[1, 2, 3], &mut out).unwrap();
     assert_eq!(out, b"prefix:1, 2, 3\n");
 }
+
+#[test]
+fn the_dense_profile_ignores_the_lossless_option() {
+    use codec_core::CodecExt;
+    use codec_md::{MarkdownCodec, Profile};
+    let rows: Vec<_> = (0..12)
+        .map(|i| {
+            codec_core::from_str(&format!(
+                r#"{{"id":{i},"zip":"0{i:04}","n":"{i}","note":null}}"#
+            ))
+            .unwrap()
+        })
+        .collect();
+    let value = codec_core::Value::Array(rows);
+    let dense = MarkdownCodec::builder().profile(Profile::Dense).build();
+    let both = MarkdownCodec::builder()
+        .profile(Profile::Dense)
+        .lossless(true)
+        .build();
+    assert_eq!(both.to_vec(&value).unwrap(), dense.to_vec(&value).unwrap());
+    let lossless = MarkdownCodec::builder().lossless(true).build();
+    assert_ne!(
+        lossless.to_vec(&value).unwrap(),
+        MarkdownCodec::new().to_vec(&value).unwrap()
+    );
+}
