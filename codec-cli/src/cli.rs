@@ -41,6 +41,13 @@ pub(crate) enum Command {
     Serve(ServeArgs),
 }
 
+/// `--profile`'s default.
+const DEFAULT_PROFILE: &str = "default";
+/// `--mcp-version`'s default: the mcp codec's own default version.
+const DEFAULT_MCP_VERSION: &str = "2025-11-25";
+/// `--mcp-structured`'s default: the mcp codec's own default policy.
+const DEFAULT_MCP_STRUCTURED: &str = "always";
+
 /// Options of the codecs, shared by the commands that build them.
 #[derive(Debug, Args, Clone)]
 pub(crate) struct CodecOptions {
@@ -51,7 +58,7 @@ pub(crate) struct CodecOptions {
     /// dense (fewer tokens: dotted columns, keyed tables, JSON where
     /// markdown would cost more). Same media type. The mcp codec's text
     /// follows it.
-    #[arg(long, value_name = "PROFILE", default_value = "default")]
+    #[arg(long, value_name = "PROFILE", default_value = DEFAULT_PROFILE)]
     pub(crate) profile: String,
     /// Markdown with the lossless markers (quotes on strings that read as
     /// other types, `-` for a missing cell, ...): `codec parse --lossless`
@@ -59,12 +66,26 @@ pub(crate) struct CodecOptions {
     #[arg(long)]
     pub(crate) lossless: bool,
     /// MCP protocol version of the mcp codec.
-    #[arg(long, value_name = "VERSION", default_value = "2025-11-25")]
+    #[arg(long, value_name = "VERSION", default_value = DEFAULT_MCP_VERSION)]
     pub(crate) mcp_version: String,
     /// When the mcp codec sends structuredContent: always, with-schema (only
     /// for tools that declare an output schema) or never.
-    #[arg(long, value_name = "POLICY", default_value = "always")]
+    #[arg(long, value_name = "POLICY", default_value = DEFAULT_MCP_STRUCTURED)]
     pub(crate) mcp_structured: String,
+}
+
+impl Default for CodecOptions {
+    /// The options with every flag absent, as the commands without codec
+    /// flags (`negotiate`, `stats`) use them.
+    fn default() -> CodecOptions {
+        CodecOptions {
+            pretty: false,
+            profile: DEFAULT_PROFILE.to_owned(),
+            lossless: false,
+            mcp_version: DEFAULT_MCP_VERSION.to_owned(),
+            mcp_structured: DEFAULT_MCP_STRUCTURED.to_owned(),
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -138,4 +159,25 @@ pub(crate) struct ServeArgs {
     pub(crate) dir: Option<PathBuf>,
     #[command(flatten)]
     pub(crate) codec: CodecOptions,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_options_are_the_flags_defaults_and_the_codecs_own() {
+        let parsed = Cli::try_parse_from(["codec", "render"]).unwrap();
+        let Command::Render(args) = parsed.command else {
+            panic!("render parses as render")
+        };
+        let defaults = CodecOptions::default();
+        assert_eq!(format!("{:?}", args.codec), format!("{defaults:?}"));
+        let version: codec_mcp::ProtocolVersion = defaults.mcp_version.parse().unwrap();
+        assert_eq!(version, codec_mcp::ProtocolVersion::default());
+        assert_eq!(
+            codec_mcp::StructuredContent::default(),
+            codec_mcp::StructuredContent::Always
+        );
+    }
 }

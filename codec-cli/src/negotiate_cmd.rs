@@ -12,16 +12,7 @@ use crate::{input, registry};
 pub(crate) fn run(args: &NegotiateArgs) -> Result<(), CliError> {
     let (codecs, given) = match &args.offer {
         Some(list) => offers(list)?,
-        None => {
-            let options = CodecOptions {
-                pretty: false,
-                profile: "default".into(),
-                lossless: false,
-                mcp_version: "2025-11-25".into(),
-                mcp_structured: "always".into(),
-            };
-            (registry::codecs(&options)?, None)
-        }
+        None => (registry::codecs(&CodecOptions::default())?, None),
     };
     let accept: Vec<&[u8]> = args.accept.iter().map(|a| a.as_bytes()).collect();
     let target = match &args.format {

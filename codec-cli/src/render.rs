@@ -1,7 +1,6 @@
 //! `codec render`: JSON in, the encoded body out.
 
 use codec_core::{Codec, Value};
-use negotiate::Outcome;
 
 use crate::cli::RenderArgs;
 use crate::error::CliError;
@@ -30,21 +29,21 @@ pub(crate) fn run(args: &RenderArgs) -> Result<(), CliError> {
             })?
             .clone(),
         (None, Some(accept)) => {
-            let outcome = negotiator.negotiate([accept.as_bytes()]);
-            let selection = match outcome {
-                Outcome::NotAcceptable(refusal) => {
-                    return Err(CliError::NotAcceptable(negotiate_cmd::refusal_text(
-                        refusal.media_types(),
-                    )))
-                }
-                other => *other.selection().expect("not NotAcceptable"),
-            };
+            let selection = negotiator
+                .negotiate([accept.as_bytes()])
+                .into_result()
+                .map_err(|refusal| {
+                    CliError::NotAcceptable(negotiate_cmd::refusal_text(refusal.media_types()))
+                })?;
             eprintln!("Content-Type: {}", selection.content_type());
             selection.codec().clone()
         }
         (None, None) => negotiator
             .codec("md")
-            .expect("md is a built-in codec")
+            .ok_or_else(|| CliError::UnknownFormat {
+                name: "md".into(),
+                valid: registry::format_names(&negotiator),
+            })?
             .clone(),
     };
 

@@ -11,7 +11,7 @@ use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::response::Response;
 use axum::Router;
 use codec_core::{Map, Value};
-use negotiate::{Negotiator, Outcome};
+use negotiate::Negotiator;
 
 use crate::cli::ServeArgs;
 use crate::error::CliError;
@@ -168,11 +168,9 @@ fn respond(site: &Site, request: &Request, target: &str) -> (Response, &'static 
             )
         }
     };
-    let selection = match outcome {
-        Outcome::NotAcceptable(refusal) => {
-            return (text(StatusCode::NOT_ACCEPTABLE, refusal.body()), "-")
-        }
-        other => *other.selection().expect("not NotAcceptable"),
+    let selection = match outcome.into_result() {
+        Ok(selection) => selection,
+        Err(refusal) => return (text(StatusCode::NOT_ACCEPTABLE, refusal.body()), "-"),
     };
     let mut body = Vec::new();
     if let Err(e) = selection.codec().encode_value(value, &mut body) {

@@ -23,13 +23,7 @@ pub(crate) fn run(args: &StatsArgs) -> Result<(), CliError> {
             .map(|f| input::read(Some(f.as_path())))
             .collect::<Result<_, _>>()?
     };
-    let options = CodecOptions {
-        pretty: false,
-        profile: "default".into(),
-        lossless: false,
-        mcp_version: "2025-11-25".into(),
-        mcp_structured: "always".into(),
-    };
+    let options = CodecOptions::default();
     let codecs = registry::codecs(&options)?;
     // The markdown codec's other renderings, beside it.
     let md_variants = [
