@@ -15,10 +15,12 @@
 //! iteration order).
 //!
 //! Native values stream straight into the output buffer without building a
-//! [`Value`]; only maps are buffered, to sort them. On a concrete
-//! `JsonCodec`, the generic methods [`JsonCodec::to_vec`] and
-//! [`JsonCodec::encode`] skip `erased_serde`'s dynamic dispatch as well;
-//! through `dyn Codec` the same bytes come out a little slower.
+//! [`Value`]; maps stream too while their keys arrive sorted, and are
+//! buffered and sorted otherwise. On a concrete `JsonCodec`, the generic
+//! methods [`JsonCodec::to_vec`] and [`JsonCodec::encode`] also skip
+//! `erased_serde`'s dynamic dispatch: measured, they run at 1.01x-1.15x
+//! `serde_json::to_vec` on the benchmark datasets, where the same bytes
+//! through `dyn Codec` (as a negotiator holds codecs) take 1.5x-2.6x.
 //!
 //! # Example
 //!

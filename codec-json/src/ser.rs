@@ -1,10 +1,10 @@
 //! Any `Serialize` straight to JSON bytes, without building a `Value`.
 //!
 //! This is the hot path for handlers: structs stream field by field as
-//! `serde_json` streams them. Only maps are buffered, because their keys
-//! must be sorted (the same normalization as `codec_core::to_value`); each
-//! map's members are written to one scratch buffer, sorted by key, and
-//! copied out once.
+//! `serde_json` streams them. Maps must come out with sorted keys (the
+//! same normalization as `codec_core::to_value`): they stream while their
+//! keys arrive in order and fall back to one scratch buffer, sorted on
+//! `end`, at the first key that does not (see [`SortedMap`]).
 
 use std::ops::Range;
 
