@@ -7,23 +7,14 @@
 //! it wrote the document as a JSON paragraph, the paragraph's text (as the
 //! parser decodes it) must be the document's exact JSON.
 
+mod common;
 mod support;
 
-use codec_core::{from_slice, from_str, Codec, Map, Value};
-use codec_md::{MarkdownCodec, Profile};
+use codec_core::{from_slice, from_str, Map, Value};
 use proptest::prelude::*;
 
+use common::{dataset, dense};
 use support::{parse, parse_pulldown, Block};
-
-fn dense(value: &Value) -> String {
-    let mut out = Vec::new();
-    MarkdownCodec::builder()
-        .profile(Profile::Dense)
-        .build()
-        .encode_value(value, &mut out)
-        .expect("render");
-    String::from_utf8(out).expect("UTF-8")
-}
 
 /// Renders `value` densely, reads it with both parsers and checks the
 /// blocks against the model. Returns the markdown.
@@ -299,16 +290,10 @@ fn keyed_table(map: &Map) -> Option<Block> {
 #[test]
 fn datasets_keep_their_structure() {
     for (name, json) in [
-        (
-            "github",
-            &include_bytes!("../../benches/data/github.json")[..],
-        ),
-        (
-            "nested-config",
-            include_bytes!("../../benches/data/nested-config.json"),
-        ),
-        ("keyed", include_bytes!("../../benches/data/keyed.json")),
-        ("nested", include_bytes!("../../benches/data/nested.json")),
+        ("github", dataset("github")),
+        ("nested-config", dataset("nested-config")),
+        ("keyed", dataset("keyed")),
+        ("nested", dataset("nested")),
         ("event-logs", include_bytes!("data/event-logs-40.json")),
     ] {
         let value = from_slice(json).unwrap_or_else(|e| panic!("{name}: {e}"));

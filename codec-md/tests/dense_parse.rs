@@ -4,19 +4,13 @@
 //! reads back to itself, up to what `normalize` says the default layout
 //! cannot carry.
 
-use codec_core::{from_slice, from_str, Codec, Value};
-use codec_md::{parse_dense, MarkdownCodec, Profile};
+use codec_core::{from_slice, from_str, Value};
+use codec_md::parse_dense;
 use proptest::prelude::*;
 
-fn dense(value: &Value) -> String {
-    let mut out = Vec::new();
-    MarkdownCodec::builder()
-        .profile(Profile::Dense)
-        .build()
-        .encode_value(value, &mut out)
-        .expect("render");
-    String::from_utf8(out).expect("UTF-8")
-}
+mod common;
+
+use common::{dense, DATASETS};
 
 #[track_caller]
 fn round_trip(value: &Value) -> Value {
@@ -30,21 +24,7 @@ fn round_trip(value: &Value) -> Value {
 /// nested-config's JSON paragraph.
 #[test]
 fn datasets_come_back_exactly() {
-    macro_rules! datasets {
-        ($($name:literal),*) => {
-            [$(($name, include_bytes!(concat!("../../benches/data/", $name, ".json")) as &[u8])),*]
-        };
-    }
-    for (name, json) in datasets!(
-        "tabular",
-        "nested",
-        "analytics",
-        "github",
-        "event-logs",
-        "nested-config",
-        "keyed",
-        "nested-group"
-    ) {
+    for (name, json) in DATASETS {
         let value = from_slice(json).unwrap();
         assert!(round_trip(&value) == value, "{name} does not come back");
     }

@@ -3,35 +3,18 @@
 //! (the target). The figures are in SPEC.md (*Lossless*); run with
 //! `--nocapture` to print them.
 
-use codec_core::{from_slice, Codec, Value};
+use codec_core::{from_slice, Value};
 use codec_md::MarkdownCodec;
 
-const DATASETS: [(&str, &[u8]); 8] = [
-    ("tabular", include_bytes!("data/tabular.json")),
-    ("analytics", include_bytes!("data/analytics.json")),
-    ("github", include_bytes!("data/github.json")),
-    ("keyed", include_bytes!("data/keyed.json")),
-    ("nested", include_bytes!("data/nested.json")),
-    ("nested-group", include_bytes!("data/nested-group.json")),
-    ("nested-config", include_bytes!("data/nested-config.json")),
-    ("event-logs", include_bytes!("data/event-logs.json")),
-];
+mod common;
+
+use common::{render_with, tokens, DATASETS};
 
 /// The flat datasets: one table of scalars, or objects of scalars.
 const FLAT: [&str; 4] = ["tabular", "analytics", "github", "keyed"];
 
-fn tokens(text: &[u8]) -> usize {
-    tiktoken_rs::o200k_base_singleton().count_ordinary(std::str::from_utf8(text).unwrap())
-}
-
 fn render(value: &Value, lossless: bool) -> Vec<u8> {
-    let mut out = Vec::new();
-    MarkdownCodec::builder()
-        .lossless(lossless)
-        .build()
-        .encode_value(value, &mut out)
-        .unwrap();
-    out
+    render_with(&MarkdownCodec::builder().lossless(lossless).build(), value).into_bytes()
 }
 
 #[test]
