@@ -416,12 +416,7 @@ impl<'a> Lexer<'a> {
         self.pos += 2;
         let start = self.pos;
         while let Some(&text) = self.lines.get(self.pos) {
-            if text.trim_matches(is_blank).is_empty()
-                || heading_start(text).is_some()
-                || bullet(text).is_some()
-                || fence_open(text, 3).is_some()
-                || text.starts_with('>')
-            {
+            if ends_table(text) {
                 break;
             }
             self.pos += 1;
@@ -443,12 +438,7 @@ impl<'a> Lexer<'a> {
         self.pos += 2;
         let mut rows = Vec::new();
         while let Some(&text) = self.lines.get(self.pos) {
-            if text.trim_matches(is_blank).is_empty()
-                || heading_start(text).is_some()
-                || bullet(text).is_some()
-                || fence_open(text, 3).is_some()
-                || text.starts_with('>')
-            {
+            if ends_table(text) {
                 break;
             }
             self.pos += 1;
@@ -554,6 +544,16 @@ fn find_key_colon(text: &str) -> Option<usize> {
 }
 
 /// A row's raw cells: split at unescaped pipes, without the outer pipes.
+/// Whether `text` ends a table: a blank line or the start of another
+/// block (heading, list item, fence, block quote).
+fn ends_table(text: &str) -> bool {
+    text.trim_matches(is_blank).is_empty()
+        || heading_start(text).is_some()
+        || bullet(text).is_some()
+        || fence_open(text, 3).is_some()
+        || text.starts_with('>')
+}
+
 fn split_row(text: &str) -> Vec<&str> {
     let trimmed = text.trim_matches(is_blank);
     let bytes = trimmed.as_bytes();
