@@ -25,7 +25,7 @@
 //! The element cap ([`MAX_ELEMENTS`]) is applied by the negotiator across
 //! all the `Accept` lines of a request.
 
-use crate::Quality;
+use crate::quality::Quality;
 
 /// The most non-empty elements read from one request's `Accept` lines;
 /// later ones are ignored. Real headers have fewer than 15 (Firefox sends

@@ -15,14 +15,16 @@ use std::task::{Context, Poll};
 use axum::body::Body;
 use axum::http::header::{HeaderValue, CONTENT_LENGTH, CONTENT_TYPE};
 use axum::http::uri::PathAndQuery;
-use axum::http::{Request, Uri};
+use axum::http::{Request, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use codec_core::Codec;
 use serde::Serialize;
 use tower_layer::Layer;
 use tower_service::Service;
 
-use crate::{Negotiator, Outcome, Quality, Source, UnknownFormat};
+use crate::negotiator::Negotiator;
+use crate::outcome::Choice;
+use crate::refusal::{encode_failure, plain_text, Refusal};
 
 /// A handler's data, to be encoded by the negotiated codec.
 ///
@@ -113,31 +115,15 @@ pub struct NegotiateService<S> {
 }
 
 /// A negotiation's result, owned, to carry across the handler's `await`.
-#[derive(Debug)]
-enum Decision {
-    Serve {
-        offer: usize,
-        quality: Quality,
-        source: Source,
-    },
-    NotAcceptable,
-    UnknownFormat(UnknownFormat),
-}
+type Decision = Result<Choice, Refusal>;
 
-impl Decision {
-    fn new(negotiator: &Negotiator, uri: &Uri, headers: &axum::http::HeaderMap) -> Decision {
-        match negotiator.negotiate_request(uri, headers) {
-            Err(unknown) => Decision::UnknownFormat(unknown),
-            Ok(Outcome::NotAcceptable(_)) => Decision::NotAcceptable,
-            Ok(outcome) => match outcome.selection() {
-                Some(selection) => Decision::Serve {
-                    offer: selection.offer_index(),
-                    quality: selection.quality(),
-                    source: selection.source(),
-                },
-                None => Decision::NotAcceptable,
-            },
-        }
+fn decide(negotiator: &Negotiator, uri: &Uri, headers: &axum::http::HeaderMap) -> Decision {
+    match negotiator.negotiate_request(uri, headers) {
+        Err(unknown) => Err(Refusal::UnknownFormat(unknown)),
+        Ok(outcome) => match outcome.into_result() {
+            Ok(selection) => Ok(selection.choice()),
+            Err(refusal) => Err(Refusal::NotAcceptable(refusal)),
+        },
     }
 }
 
@@ -155,7 +141,7 @@ where
     }
 
     fn call(&mut self, mut request: Request<B>) -> Self::Future {
-        let decision = Decision::new(&self.negotiator, request.uri(), request.headers());
+        let decision = decide(&self.negotiator, request.uri(), request.headers());
         if let Some(uri) = strip_extension(&self.negotiator, request.uri()) {
             *request.uri_mut() = uri;
         }
@@ -193,25 +179,24 @@ fn finish(
     response: Response,
     data: &(dyn erased_serde::Serialize + Send + Sync),
 ) -> Response {
-    match decision {
-        Decision::UnknownFormat(unknown) => unknown.to_response().map(Body::from),
-        Decision::NotAcceptable => negotiator.not_acceptable().to_response().map(Body::from),
-        Decision::Serve {
-            offer,
-            quality,
-            source,
-        } => {
-            let selection = negotiator.selection(offer, quality, source);
-            let mut body = Vec::new();
-            match selection.codec().encode_serialize(data, &mut body) {
-                Ok(()) => {
-                    let (mut parts, _) = response.into_parts();
-                    parts.headers.remove(CONTENT_LENGTH);
-                    selection.apply_headers(&mut parts.headers);
-                    Response::from_parts(parts, Body::from(body))
-                }
-                Err(error) => selection.encode_error_response(&error).map(Body::from),
-            }
+    let choice = match decision {
+        Ok(choice) => choice,
+        Err(refusal) => return refusal.to_response().map(Body::from),
+    };
+    let Some(selection) = negotiator.resolve(choice) else {
+        // Unreachable: the negotiator that decided resolves. Still an
+        // answer, never a panic.
+        let body = "500 Internal Server Error: the negotiated choice was lost\n".to_owned();
+        return plain_text(StatusCode::INTERNAL_SERVER_ERROR, body).map(Body::from);
+    };
+    let mut body = Vec::new();
+    match selection.codec().encode_serialize(data, &mut body) {
+        Ok(()) => {
+            let (mut parts, _) = response.into_parts();
+            parts.headers.remove(CONTENT_LENGTH);
+            selection.apply_headers(&mut parts.headers);
+            Response::from_parts(parts, Body::from(body))
         }
+        Err(error) => encode_failure(selection.format(), &error).map(Body::from),
     }
 }

@@ -12,9 +12,11 @@
 //!   [`Fallback`](Outcome::Fallback) or
 //!   [`NotAcceptable`](Outcome::NotAcceptable).
 //! - [`Selection`]: the chosen codec, `Content-Type` and [`Quality`], and
-//!   its [`Source`].
+//!   its [`Source`]; [`Choice`] is its owned, `Copy` form, to carry
+//!   across an `await` and [`resolve`](Negotiator::resolve) after it.
 //! - [`NotAcceptable`]: the 406 answer, listing what is available.
 //! - [`UnknownFormat`]: a `?format=` value that names no codec (400).
+//!   Both refusals are owned, `'static` errors.
 //! - [`Quality`]: a `q` weight, exact in thousandths.
 //! - [`EmptyAccept`], [`NothingAcceptable`], [`TieBreak`]: the policies.
 //! - [`BuildError`]: why a builder's settings were rejected.
@@ -105,19 +107,24 @@ mod accept;
 #[cfg(feature = "axum")]
 mod axum_layer;
 mod negotiator;
+mod outcome;
 mod overrides;
+mod policy;
 mod quality;
 mod ranking;
+mod refusal;
 #[cfg(feature = "http")]
 mod respond;
+#[cfg(feature = "http")]
+mod vary;
 
 pub use accept::{MAX_ELEMENTS, MAX_PARAMS};
 #[cfg(feature = "axum")]
 pub use axum_layer::{NegotiateLayer, NegotiateService, Negotiated};
-pub use negotiator::{
-    BuildError, EmptyAccept, Negotiator, NegotiatorBuilder, NotAcceptable, NothingAcceptable,
-    Outcome, Selection, Source, TieBreak, UnknownFormat,
-};
+pub use negotiator::{BuildError, Negotiator, NegotiatorBuilder};
+pub use outcome::{Choice, Outcome, Selection, Source};
+pub use policy::{EmptyAccept, NothingAcceptable, TieBreak};
 pub use quality::Quality;
+pub use refusal::{NotAcceptable, UnknownFormat};
 #[cfg(feature = "http")]
-pub use respond::vary_accept;
+pub use vary::vary_accept;

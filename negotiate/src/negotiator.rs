@@ -1,13 +1,19 @@
-//! The [`Negotiator`], its builder, its policies and what it decides.
+//! The [`Negotiator`] and its builder: the codecs, the offers computed
+//! from them, and the passes over `Accept` that decide.
 
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use codec_core::{Codec, MediaType};
 
 use crate::accept::{Elements, Range, MAX_ELEMENTS};
+use crate::outcome::{Choice, Outcome, Selection, Source};
+use crate::overrides;
+use crate::policy::{EmptyAccept, NothingAcceptable, TieBreak};
+use crate::quality::Quality;
 use crate::ranking::{acceptable, preference, winner, Best, Offer, INLINE_OFFERS};
-use crate::{overrides, Quality};
+use crate::refusal::{Available, NotAcceptable, UnknownFormat};
 
 /// Picks a codec for a request from its `Accept` header and, optionally, a
 /// `?format=` query parameter or a path extension.
@@ -29,7 +35,15 @@ pub struct Negotiator {
     tie_break: TieBreak,
     format_param: Option<String>,
     path_extension: bool,
+    /// This negotiator's identity, recorded in every [`Choice`] it makes.
+    id: u64,
+    /// What a 406 lists, shared by every refusal.
+    available: Arc<Available>,
 }
+
+/// The identity of the next negotiator built. Negotiators are built once
+/// per service, so a 64-bit counter never wraps.
+static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 
 /// What reading the `Accept` lines found.
 struct Scan {
@@ -37,52 +51,6 @@ struct Scan {
     lines: usize,
     /// Elements that parsed.
     usable: u32,
-}
-
-/// What to do with an `Accept` header that is present but lists nothing
-/// usable: empty, only commas, or only elements that do not parse.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum EmptyAccept {
-    /// Treat it as no header: [`Outcome::NoPreference`] with the default
-    /// codec. The default, because clients that send an empty `Accept`
-    /// are buggy far more often than they mean "send nothing".
-    #[default]
-    NoPreference,
-    /// Take it literally (RFC 9110's grammar allows an empty list: nothing
-    /// is acceptable): [`Outcome::NotAcceptable`].
-    NotAcceptable,
-}
-
-/// What to do when the client's `Accept` matches none of the offers with a
-/// non-zero quality.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum NothingAcceptable {
-    /// Answer `406 Not Acceptable` ([`Outcome::NotAcceptable`]). The
-    /// default.
-    #[default]
-    NotAcceptable,
-    /// Disregard the header (RFC 9110 §12.5.1 allows it) and serve the
-    /// default codec ([`Outcome::Fallback`]), unless the client explicitly
-    /// excluded the default's media type with `q=0` (then 406 still): a
-    /// type the client refused is never served.
-    ServeDefault,
-}
-
-/// How to order offers that have the same quality and whose deciding
-/// ranges are equally specific.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum TieBreak {
-    /// The offer whose range comes first in the client's list, then the
-    /// server's order. The default: `Accept: text/markdown, application/json`
-    /// gets markdown even if JSON is registered first.
-    #[default]
-    ClientOrder,
-    /// The server's order (the order codecs and aliases were registered),
-    /// ignoring the client's.
-    ServerOrder,
 }
 
 /// Builds a [`Negotiator`]; see [`Negotiator::builder`].
@@ -235,12 +203,7 @@ impl Negotiator {
             let others = (0..self.codecs.len()).filter(|&i| i != self.default);
             return std::iter::once(self.default)
                 .chain(others)
-                .map(|offer| Selection {
-                    negotiator: self,
-                    offer,
-                    quality: Quality::ONE,
-                    source: Source::Default,
-                })
+                .map(|offer| self.select(offer, Quality::ONE, Source::Default))
                 .collect();
         }
         let mut offers: Vec<usize> = (0..bests.len())
@@ -249,12 +212,7 @@ impl Negotiator {
         offers.sort_by(|&a, &b| preference(&bests, b, a, self.tie_break));
         offers
             .into_iter()
-            .map(|offer| Selection {
-                negotiator: self,
-                offer,
-                quality: bests[offer].quality,
-                source: Source::Accept,
-            })
+            .map(|offer| self.select(offer, bests[offer].quality, Source::Accept))
             .collect()
     }
 
@@ -310,20 +268,12 @@ impl Negotiator {
             };
         }
         match winner(bests, self.tie_break) {
-            Some(offer) => Outcome::Selected(Selection {
-                negotiator: self,
-                offer,
-                quality: bests[offer].quality,
-                source: Source::Accept,
-            }),
+            Some(offer) => {
+                Outcome::Selected(self.select(offer, bests[offer].quality, Source::Accept))
+            }
             None => match self.nothing_acceptable {
                 NothingAcceptable::ServeDefault if !bests[self.default].matched => {
-                    Outcome::Fallback(Selection {
-                        negotiator: self,
-                        offer: self.default,
-                        quality: Quality::ZERO,
-                        source: Source::Default,
-                    })
+                    Outcome::Fallback(self.select(self.default, Quality::ZERO, Source::Default))
                 }
                 _ => Outcome::NotAcceptable(self.not_acceptable()),
             },
@@ -426,49 +376,37 @@ impl Negotiator {
             .position(|codec| codec.format().eq_ignore_ascii_case(format))
     }
 
+    /// The selection a [`Choice`] stands for: the codec and `Content-Type`
+    /// of the offer it records. `None` when another negotiator made the
+    /// choice (its offer index would mean another codec here).
+    ///
+    /// A decision made before an `await` is carried as a [`Choice`] (see
+    /// [`Selection::choice`]) and looked up again here after it, as the
+    /// axum layer does around a handler.
+    pub fn resolve(&self, choice: Choice) -> Option<Selection<'_>> {
+        let offer = choice.offer_of(self.id)?;
+        let codec = &self.codecs[self.offers.get(offer)?.codec];
+        Some(Selection::new(codec, &self.offers[offer], choice))
+    }
+
+    /// The selection of offer `offer`, at `quality`, chosen by `source`.
+    fn select(&self, offer: usize, quality: Quality, source: Source) -> Selection<'_> {
+        let choice = Choice::new(self.id, offer, quality, source);
+        let offer = &self.offers[offer];
+        Selection::new(&self.codecs[offer.codec], offer, choice)
+    }
+
     fn default_selection(&self) -> Selection<'_> {
-        Selection {
-            negotiator: self,
-            offer: self.default,
-            quality: Quality::ONE,
-            source: Source::Default,
-        }
+        self.select(self.default, Quality::ONE, Source::Default)
     }
 
     fn forced(&self, codec: usize, source: Source) -> Selection<'_> {
         // Offer `i` is codec `i`'s own media type.
-        Selection {
-            negotiator: self,
-            offer: codec,
-            quality: Quality::ONE,
-            source,
-        }
+        self.select(codec, Quality::ONE, source)
     }
 
-    pub(crate) fn not_acceptable(&self) -> NotAcceptable<'_> {
-        NotAcceptable { negotiator: self }
-    }
-
-    #[cfg(feature = "http")]
-    pub(crate) fn offer(&self, offer: usize) -> &Offer {
-        &self.offers[offer]
-    }
-
-    /// Rebuilds a selection from its parts, for a decision carried across
-    /// an `await`.
-    #[cfg(feature = "axum")]
-    pub(crate) fn selection(
-        &self,
-        offer: usize,
-        quality: Quality,
-        source: Source,
-    ) -> Selection<'_> {
-        Selection {
-            negotiator: self,
-            offer,
-            quality,
-            source,
-        }
+    fn not_acceptable(&self) -> NotAcceptable {
+        NotAcceptable::new(&self.available)
     }
 
     fn unknown_format(&self, param: &str, value: &str) -> UnknownFormat {
@@ -633,7 +571,17 @@ impl NegotiatorBuilder {
             })?;
             offers.push(Offer::new(codec, media_type));
         }
+        let available = Available::new(
+            offers
+                .iter()
+                .map(|offer| offer.content_type.clone())
+                .collect(),
+            self.codecs.iter().map(|c| c.format().to_owned()).collect(),
+            self.format_param.as_deref(),
+        );
         Ok(Negotiator {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            available: Arc::new(available),
             codecs: self.codecs,
             offers,
             default,
@@ -659,208 +607,4 @@ impl fmt::Debug for NegotiatorBuilder {
             .field("path_extension", &self.path_extension)
             .finish()
     }
-}
-
-/// What a negotiation decided.
-#[derive(Clone, Copy, Debug)]
-#[non_exhaustive]
-pub enum Outcome<'n> {
-    /// The client's `Accept`, or an override, chose a codec.
-    Selected(Selection<'n>),
-    /// The client stated no preference (no `Accept`, or an empty one under
-    /// [`EmptyAccept::NoPreference`]): the default codec.
-    NoPreference(Selection<'n>),
-    /// Nothing was acceptable and [`NothingAcceptable::ServeDefault`] is
-    /// in force: the default codec, with quality zero.
-    Fallback(Selection<'n>),
-    /// Nothing offered is acceptable: answer 406.
-    NotAcceptable(NotAcceptable<'n>),
-}
-
-impl<'n> Outcome<'n> {
-    /// The selection, unless nothing is acceptable.
-    pub fn selection(&self) -> Option<&Selection<'n>> {
-        match self {
-            Outcome::Selected(s) | Outcome::NoPreference(s) | Outcome::Fallback(s) => Some(s),
-            Outcome::NotAcceptable(_) => None,
-        }
-    }
-
-    /// The selection, or why there is none.
-    ///
-    /// # Errors
-    ///
-    /// [`NotAcceptable`] when nothing offered is acceptable.
-    pub fn into_result(self) -> Result<Selection<'n>, NotAcceptable<'n>> {
-        match self {
-            Outcome::Selected(s) | Outcome::NoPreference(s) | Outcome::Fallback(s) => Ok(s),
-            Outcome::NotAcceptable(e) => Err(e),
-        }
-    }
-}
-
-/// What chose a [`Selection`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Source {
-    /// The `Accept` header.
-    Accept,
-    /// The format query parameter (`?format=md`).
-    QueryParam,
-    /// The path extension (`/items.md`).
-    PathExtension,
-    /// The default codec: no preference, or a fallback.
-    Default,
-}
-
-/// The codec chosen for a response, with the `Content-Type` to send.
-#[derive(Clone, Copy)]
-pub struct Selection<'n> {
-    negotiator: &'n Negotiator,
-    offer: usize,
-    quality: Quality,
-    source: Source,
-}
-
-impl<'n> Selection<'n> {
-    /// The codec to encode the response with.
-    pub fn codec(&self) -> &'n Arc<dyn Codec> {
-        &self.negotiator.codecs[self.negotiator.offers[self.offer].codec]
-    }
-
-    /// The codec's format name (`json`, `md`).
-    pub fn format(&self) -> &'n str {
-        self.codec().format()
-    }
-
-    /// The `Content-Type` to send: the matched media type (the codec's
-    /// own or an alias), with `charset=utf-8` on `text/*` types that
-    /// declare no charset.
-    pub fn content_type(&self) -> &'n MediaType {
-        &self.negotiator.offers[self.offer].content_type
-    }
-
-    /// The client's quality for the chosen type: the `q` of its most
-    /// specific matching range; [`Quality::ONE`] for an override or no
-    /// preference; [`Quality::ZERO`] for a fallback.
-    pub fn quality(&self) -> Quality {
-        self.quality
-    }
-
-    /// What chose this codec.
-    pub fn source(&self) -> Source {
-        self.source
-    }
-
-    #[cfg(feature = "http")]
-    pub(crate) fn negotiator(&self) -> &'n Negotiator {
-        self.negotiator
-    }
-
-    #[cfg(feature = "http")]
-    pub(crate) fn offer_index(&self) -> usize {
-        self.offer
-    }
-}
-
-impl fmt::Debug for Selection<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Selection")
-            .field("format", &self.format())
-            .field("content_type", &self.content_type().as_str())
-            .field("quality", &self.quality)
-            .field("source", &self.source)
-            .finish()
-    }
-}
-
-/// Nothing offered is acceptable to the client: the 406 answer, with what
-/// is available instead.
-#[derive(Clone, Copy)]
-pub struct NotAcceptable<'n> {
-    negotiator: &'n Negotiator,
-}
-
-impl<'n> NotAcceptable<'n> {
-    /// The media types that are available.
-    pub fn media_types(&self) -> impl ExactSizeIterator<Item = &'n MediaType> {
-        self.negotiator.media_types()
-    }
-
-    /// The format names that are available.
-    pub fn formats(&self) -> impl ExactSizeIterator<Item = &'n str> {
-        self.negotiator.codecs.iter().map(|codec| codec.format())
-    }
-
-    /// A plain-text 406 body for people and agents: the available media
-    /// types, then the format names and how to ask for one.
-    ///
-    /// ```text
-    /// 406 Not Acceptable: no available media type matches the Accept header.
-    /// Available media types:
-    ///   application/json
-    ///   text/markdown; charset=utf-8; variant=GFM
-    /// Available formats (?format=NAME): json, md
-    /// ```
-    pub fn body(&self) -> String {
-        let mut body = String::from(
-            "406 Not Acceptable: no available media type matches the Accept header.\n",
-        );
-        body.push_str("Available media types:\n");
-        for media_type in self.media_types() {
-            body.push_str("  ");
-            body.push_str(media_type.as_str());
-            body.push('\n');
-        }
-        match self.negotiator.format_param() {
-            Some(param) => body.push_str(&format!("Available formats (?{param}=NAME): ")),
-            None => body.push_str("Available formats: "),
-        }
-        body.push_str(&self.formats().collect::<Vec<_>>().join(", "));
-        body.push('\n');
-        body
-    }
-}
-
-impl fmt::Display for NotAcceptable<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("no available media type is acceptable (available: ")?;
-        for (i, media_type) in self.media_types().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            f.write_str(media_type.as_str())?;
-        }
-        f.write_str(")")
-    }
-}
-
-impl fmt::Debug for NotAcceptable<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("NotAcceptable")
-            .field(
-                "media_types",
-                &self
-                    .media_types()
-                    .map(MediaType::as_str)
-                    .collect::<Vec<_>>(),
-            )
-            .finish()
-    }
-}
-
-impl std::error::Error for NotAcceptable<'_> {}
-
-/// The format query parameter names no registered format: a client
-/// error (400), listing the valid names.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown format {value:?} in `?{param}=`; valid formats: {}", valid.join(", "))]
-#[non_exhaustive]
-pub struct UnknownFormat {
-    /// The query parameter's name.
-    pub param: String,
-    /// The value given.
-    pub value: String,
-    /// The registered format names, in the server's order.
-    pub valid: Vec<String>,
 }

@@ -10,7 +10,8 @@ use std::cmp::Ordering;
 use codec_core::MediaType;
 
 use crate::accept::{Param, Range};
-use crate::{Quality, TieBreak};
+use crate::policy::TieBreak;
+use crate::quality::Quality;
 
 /// Offers whose per-request state lives on the stack; a negotiator with
 /// more offers (codecs plus aliases) allocates one small buffer per

@@ -1,14 +1,17 @@
-//! Responses with the `http` crate (feature `http`): `Content-Type` from
-//! the chosen codec, `Vary: Accept` on every answer, and the 400 and 406
-//! bodies.
+//! Responses with the `http` crate (feature `http`): negotiation from a
+//! request's URI and headers, and the 200 answer with the chosen codec's
+//! body and `Content-Type` (refusals answer in `refusal.rs`).
 
-use http::header::{HeaderMap, HeaderValue, ACCEPT, CONTENT_TYPE, VARY, X_CONTENT_TYPE_OPTIONS};
-use http::{Request, Response, StatusCode, Uri};
+use http::header::{HeaderMap, HeaderValue, ACCEPT, CONTENT_TYPE};
+use http::{Request, Response, Uri};
 use serde::Serialize;
 
-use codec_core::{CodecExt, EncodeError};
+use codec_core::CodecExt;
 
-use crate::{Negotiator, NotAcceptable, Outcome, Selection, UnknownFormat};
+use crate::negotiator::Negotiator;
+use crate::outcome::{Outcome, Selection};
+use crate::refusal::{encode_failure, UnknownFormat};
+use crate::vary::vary_accept;
 
 impl Negotiator {
     /// Negotiates from the request's `Accept` lines only.
@@ -94,7 +97,7 @@ impl Selection<'_> {
     /// The `Content-Type` header value, computed when the negotiator was
     /// built.
     pub fn content_type_header(&self) -> HeaderValue {
-        self.negotiator().offer(self.offer_index()).header.clone()
+        self.offer().header.clone()
     }
 
     /// Sets `Content-Type` and adds `Accept` to `Vary` on a response's
@@ -110,137 +113,15 @@ impl Selection<'_> {
     pub fn respond<T: Serialize + ?Sized>(&self, value: &T) -> Response<Vec<u8>> {
         let mut body = Vec::new();
         match self.codec().encode(value, &mut body) {
-            Ok(()) => {
-                let mut response = Response::new(body);
-                self.apply_headers(response.headers_mut());
-                response
-            }
-            Err(error) => self.encode_error_response(&error),
+            Ok(()) => self.response(body),
+            Err(error) => encode_failure(self.format(), &error),
         }
     }
 
-    pub(crate) fn encode_error_response(&self, error: &EncodeError) -> Response<Vec<u8>> {
-        plain_text(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!(
-                "500 Internal Server Error: cannot encode the response as {}: {error}\n",
-                self.format()
-            ),
-        )
-    }
-}
-
-impl NotAcceptable<'_> {
-    /// The 406 response: [`NotAcceptable::body`] as plain text, with
-    /// `Vary: Accept`.
-    pub fn to_response(&self) -> Response<Vec<u8>> {
-        plain_text(StatusCode::NOT_ACCEPTABLE, self.body())
-    }
-}
-
-impl UnknownFormat {
-    /// The 400 response: the message, listing the valid formats, as plain
-    /// text, with `Vary: Accept`.
-    pub fn to_response(&self) -> Response<Vec<u8>> {
-        plain_text(
-            StatusCode::BAD_REQUEST,
-            format!("400 Bad Request: {self}\n"),
-        )
-    }
-}
-
-/// An error answer. `nosniff` because the body may echo request input.
-fn plain_text(status: StatusCode, body: String) -> Response<Vec<u8>> {
-    let mut response = Response::new(body.into_bytes());
-    *response.status_mut() = status;
-    let headers = response.headers_mut();
-    headers.insert(
-        CONTENT_TYPE,
-        HeaderValue::from_static("text/plain; charset=utf-8"),
-    );
-    headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    vary_accept(headers);
-    response
-}
-
-/// Adds `Accept` to a response's `Vary`: inserted when there is none,
-/// merged into the existing value(s) otherwise (several `Vary` lines
-/// become one), left alone when `Accept` (any case) or `*` is already
-/// listed. Never duplicates.
-///
-/// ```
-/// use http::header::{HeaderMap, HeaderValue, VARY};
-///
-/// let mut headers = HeaderMap::new();
-/// headers.insert(VARY, HeaderValue::from_static("Accept-Encoding"));
-/// negotiate::vary_accept(&mut headers);
-/// negotiate::vary_accept(&mut headers);
-/// assert_eq!(headers[VARY], "Accept-Encoding, Accept");
-/// ```
-pub fn vary_accept(headers: &mut HeaderMap) {
-    let mut lines = 0;
-    for value in headers.get_all(VARY) {
-        lines += 1;
-        let listed = value.as_bytes().split(|&b| b == b',').any(|item| {
-            let item = item.trim_ascii();
-            item == b"*" || item.eq_ignore_ascii_case(b"accept")
-        });
-        if listed {
-            return;
-        }
-    }
-    if lines == 0 {
-        headers.insert(VARY, HeaderValue::from_static("Accept"));
-        return;
-    }
-    let mut merged = Vec::new();
-    for value in headers.get_all(VARY) {
-        let value = value.as_bytes().trim_ascii();
-        if !value.is_empty() {
-            merged.extend_from_slice(value);
-            merged.extend_from_slice(b", ");
-        }
-    }
-    merged.extend_from_slice(b"Accept");
-    // Made of valid header values joined by ", ": still valid.
-    if let Ok(value) = HeaderValue::from_bytes(&merged) {
-        headers.insert(VARY, value);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn merges_vary() {
-        let cases: &[(&[&str], &str)] = &[
-            (&[], "Accept"),
-            (&["Accept"], "Accept"),
-            (&["accept"], "accept"),
-            (&["*"], "*"),
-            (&["Origin"], "Origin, Accept"),
-            (&["Origin, ACCEPT"], "Origin, ACCEPT"),
-            (
-                &["Origin", "Accept-Encoding"],
-                "Origin, Accept-Encoding, Accept",
-            ),
-            (&["Origin", "accept"], "Origin|accept"),
-            (&["Accept-Language"], "Accept-Language, Accept"),
-            (&[""], "Accept"),
-        ];
-        for (existing, expected) in cases {
-            let mut headers = HeaderMap::new();
-            for value in *existing {
-                headers.append(VARY, HeaderValue::from_str(value).unwrap());
-            }
-            vary_accept(&mut headers);
-            let got: Vec<&str> = headers
-                .get_all(VARY)
-                .iter()
-                .map(|v| v.to_str().unwrap())
-                .collect();
-            assert_eq!(got.join("|"), *expected, "{existing:?}");
-        }
+    /// A 200 response with `body`, already encoded by the chosen codec.
+    pub(crate) fn response(&self, body: Vec<u8>) -> Response<Vec<u8>> {
+        let mut response = Response::new(body);
+        self.apply_headers(response.headers_mut());
+        response
     }
 }

@@ -692,3 +692,78 @@ fn shares_across_threads() {
     };
     assert_eq!(worker.join().unwrap(), "md");
 }
+
+#[test]
+fn choices_are_owned_and_resolve_to_the_same_selection() {
+    let negotiator = support::standard();
+    let fallback = support::builder()
+        .nothing_acceptable(NothingAcceptable::ServeDefault)
+        .build()
+        .unwrap();
+    // (negotiator, Accept, target, what resolving the choice must give)
+    let cases: &[(&Negotiator, Option<&str>, &str, &str)] = &[
+        (&negotiator, Some(CURSOR), "/items", "md Accept q=1"),
+        (
+            &negotiator,
+            Some("text/x-markdown"),
+            "/items",
+            "md Accept q=1",
+        ),
+        (&negotiator, None, "/items", "json Default q=1"),
+        (&negotiator, None, "/items?format=mcp", "mcp QueryParam q=1"),
+        (&fallback, Some("image/png"), "/items", "json Default q=0"),
+    ];
+    for &(negotiator, accept, target, expected) in cases {
+        let outcome = negotiator.negotiate_target(accept, target).unwrap();
+        let selection = *outcome.selection().unwrap();
+        // A `Choice` outlives the outcome and the borrow: it is `'static`.
+        let choice: Box<dyn std::any::Any + Send> = Box::new(selection.choice());
+        drop(outcome);
+        let choice = *choice.downcast::<negotiate::Choice>().unwrap();
+        let resolved = negotiator.resolve(choice).unwrap();
+        let got = format!(
+            "{} {:?} q={}",
+            resolved.format(),
+            resolved.source(),
+            resolved.quality()
+        );
+        assert_eq!(got, expected, "{accept:?} {target}");
+        assert_eq!(resolved.content_type(), selection.content_type());
+        assert_eq!(
+            (choice.quality(), choice.source()),
+            (resolved.quality(), resolved.source())
+        );
+    }
+    // Another negotiator, even one built alike, does not resolve it.
+    let choice = negotiator
+        .negotiate(Some(CURSOR))
+        .selection()
+        .unwrap()
+        .choice();
+    assert!(support::standard().resolve(choice).is_none());
+}
+
+#[test]
+fn refusals_are_static_errors() {
+    fn keep(error: impl std::error::Error + Send + Sync + 'static) -> Box<dyn std::error::Error> {
+        Box::new(error)
+    }
+    let negotiator = support::standard();
+    let Outcome::NotAcceptable(refusal) = negotiator.negotiate(Some("image/png")) else {
+        panic!("expected 406");
+    };
+    drop(negotiator);
+    // Still lists what was available after the negotiator is gone.
+    let error = keep(refusal.clone());
+    assert!(error
+        .to_string()
+        .starts_with("no available media type is acceptable"));
+    assert_eq!(refusal.formats().collect::<Vec<_>>(), ["json", "md", "mcp"]);
+    let unknown = support::standard()
+        .negotiate_target(None::<&str>, "/items?format=csv")
+        .unwrap_err();
+    assert_eq!(
+        keep(unknown).to_string(),
+        r#"unknown format "csv" in `?format=`; valid formats: json, md, mcp"#
+    );
+}
