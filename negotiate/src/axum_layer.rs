@@ -49,6 +49,7 @@ use crate::refusal::{encode_failure, plain_text, Refusal};
 /// # }
 /// ```
 #[derive(Clone, Copy, Debug, Default)]
+#[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
 pub struct Negotiated<T>(pub T);
 
 /// The erased data, carried from the handler to the layer.
@@ -84,6 +85,7 @@ impl<T: Serialize + Send + Sync + 'static> IntoResponse for Negotiated<T> {
 /// allocation-free), but a 406 or 400 replaces the response only when
 /// the handler returned `Negotiated` data: other routes are not subject
 /// to negotiation.
+#[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
 #[derive(Clone, Debug)]
 pub struct NegotiateLayer {
     negotiator: Arc<Negotiator>,
@@ -108,6 +110,7 @@ impl<S> Layer<S> for NegotiateLayer {
 }
 
 /// The service made by [`NegotiateLayer`].
+#[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
 #[derive(Clone, Debug)]
 pub struct NegotiateService<S> {
     inner: S,

@@ -32,6 +32,16 @@
            codec."
 )]
 //!
+//! # Features
+//!
+//! Both off by default; docs.rs documents every item with a badge naming
+//! the feature it needs.
+//!
+//! - `http`: `Negotiator::respond` and friends build an `http::Response`
+//!   (406 and 400 answers included); `vary_accept`.
+//! - `axum` (implies `http`): a handler returns `Negotiated(data)` and a
+//!   `NegotiateLayer` on its route encodes it with the negotiated codec.
+//!
 //! # Design
 //!
 //! Negotiation runs on every request, so it is one linear pass over the
@@ -102,6 +112,7 @@
 //! assert_eq!(error.to_string(), r#"unknown format "csv" in `?format=`; valid formats: json, md"#);
 //! ```
 #![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod accept;
 #[cfg(feature = "axum")]

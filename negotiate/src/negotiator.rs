@@ -440,15 +440,17 @@ impl fmt::Debug for Negotiator {
 }
 
 impl NegotiatorBuilder {
-    /// Registers a codec. Codecs are preferred in registration order when
-    /// the client has no preference between them; the first is the
-    /// default unless [`NegotiatorBuilder::default_codec`] says otherwise.
+    /// Registers a codec (none by default; [`NegotiatorBuilder::build`]
+    /// needs one). Codecs are preferred in registration order when the
+    /// client has no preference between them; the first is the default
+    /// unless [`NegotiatorBuilder::default_codec`] says otherwise.
     pub fn codec(mut self, codec: Arc<dyn Codec>) -> NegotiatorBuilder {
         self.codecs.push(codec);
         self
     }
 
-    /// Registers several codecs, in order.
+    /// Registers several codecs, in order (see
+    /// [`NegotiatorBuilder::codec`]).
     pub fn codecs(mut self, codecs: impl IntoIterator<Item = Arc<dyn Codec>>) -> NegotiatorBuilder {
         self.codecs.extend(codecs);
         self
@@ -458,7 +460,7 @@ impl NegotiatorBuilder {
     /// `text/x-markdown` for `md`. When a client's `Accept` selects the
     /// alias, the response's `Content-Type` is the alias (what the client
     /// asked for) and the codec is `format`'s. Aliases rank after every
-    /// codec's own media type in the server's order.
+    /// codec's own media type in the server's order. None by default.
     pub fn alias(mut self, format: &str, media_type: MediaType) -> NegotiatorBuilder {
         self.aliases.push((format.to_owned(), media_type));
         self
@@ -472,19 +474,22 @@ impl NegotiatorBuilder {
         self
     }
 
-    /// What a present but empty (or wholly unparsable) `Accept` means.
+    /// What a present but empty (or wholly unparsable) `Accept` means
+    /// (default [`EmptyAccept::NoPreference`]).
     pub fn empty_accept(mut self, policy: EmptyAccept) -> NegotiatorBuilder {
         self.empty_accept = policy;
         self
     }
 
-    /// What to do when nothing offered is acceptable.
+    /// What to do when nothing offered is acceptable (default
+    /// [`NothingAcceptable::NotAcceptable`]).
     pub fn nothing_acceptable(mut self, policy: NothingAcceptable) -> NegotiatorBuilder {
         self.nothing_acceptable = policy;
         self
     }
 
-    /// How to order offers of equal quality and specificity.
+    /// How to order offers of equal quality and specificity (default
+    /// [`TieBreak::ClientOrder`]).
     pub fn tie_break(mut self, rule: TieBreak) -> NegotiatorBuilder {
         self.tie_break = rule;
         self
@@ -516,6 +521,10 @@ impl NegotiatorBuilder {
     }
 
     /// Checks the settings and precomputes every offer.
+    ///
+    /// Fallible, unlike the codecs' builders, because the settings name
+    /// each other: an alias or the default names a format that must be
+    /// registered, and codecs bring names that must be valid and unique.
     ///
     /// # Errors
     ///

@@ -7,13 +7,15 @@
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum EmptyAccept {
-    /// Treat it as no header: [`Outcome::NoPreference`] with the default
-    /// codec. The default, because clients that send an empty `Accept`
+    /// Treat it as no header:
+    /// [`Outcome::NoPreference`](crate::Outcome::NoPreference) with the
+    /// default codec. The default, because clients that send an empty `Accept`
     /// are buggy far more often than they mean "send nothing".
     #[default]
     NoPreference,
     /// Take it literally (RFC 9110's grammar allows an empty list: nothing
-    /// is acceptable): [`Outcome::NotAcceptable`].
+    /// is acceptable):
+    /// [`Outcome::NotAcceptable`](crate::Outcome::NotAcceptable).
     NotAcceptable,
 }
 
@@ -22,14 +24,16 @@ pub enum EmptyAccept {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum NothingAcceptable {
-    /// Answer `406 Not Acceptable` ([`Outcome::NotAcceptable`]). The
+    /// Answer `406 Not Acceptable`
+    /// ([`Outcome::NotAcceptable`](crate::Outcome::NotAcceptable)). The
     /// default.
     #[default]
     NotAcceptable,
     /// Disregard the header (RFC 9110 §12.5.1 allows it) and serve the
-    /// default codec ([`Outcome::Fallback`]), unless the client explicitly
-    /// excluded the default's media type with `q=0` (then 406 still): a
-    /// type the client refused is never served.
+    /// default codec ([`Outcome::Fallback`](crate::Outcome::Fallback)),
+    /// unless the client explicitly excluded the default's media type
+    /// with `q=0` (then 406 still): a type the client refused is never
+    /// served.
     ServeDefault,
 }
 

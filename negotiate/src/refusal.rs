@@ -153,6 +153,7 @@ mod answers {
     use super::{NotAcceptable, UnknownFormat};
     use crate::vary::vary_accept;
 
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
     impl NotAcceptable {
         /// The 406 response: [`NotAcceptable::body`] as plain text, with
         /// `Vary: Accept`.
@@ -161,6 +162,7 @@ mod answers {
         }
     }
 
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
     impl UnknownFormat {
         /// The 400 response: the message, listing the valid formats, as
         /// plain text, with `Vary: Accept`.

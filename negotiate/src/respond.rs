@@ -13,6 +13,7 @@ use crate::outcome::{Outcome, Selection};
 use crate::refusal::{encode_failure, UnknownFormat};
 use crate::vary::vary_accept;
 
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 impl Negotiator {
     /// Negotiates from the request's `Accept` lines only.
     pub fn negotiate_headers(&self, headers: &HeaderMap) -> Outcome<'_> {
@@ -93,6 +94,7 @@ impl Negotiator {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 impl Selection<'_> {
     /// The `Content-Type` header value, computed when the negotiator was
     /// built.

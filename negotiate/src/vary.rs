@@ -17,6 +17,7 @@ use http::header::{HeaderMap, HeaderValue, VARY};
 /// negotiate::vary_accept(&mut headers);
 /// assert_eq!(headers[VARY], "Accept-Encoding, Accept");
 /// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub fn vary_accept(headers: &mut HeaderMap) {
     let mut lines = 0;
     for value in headers.get_all(VARY) {
