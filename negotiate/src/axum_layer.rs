@@ -7,13 +7,14 @@
 //! the response's extensions, and the layer, which saw the request's
 //! `Accept` and URI on the way in, encodes it on the way out.
 
+use std::cell::Cell;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use axum::body::Body;
-use axum::http::header::{HeaderValue, CONTENT_LENGTH, CONTENT_TYPE};
+use axum::http::header::CONTENT_LENGTH;
 use axum::http::uri::PathAndQuery;
 use axum::http::{Request, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
@@ -31,8 +32,15 @@ use crate::refusal::{encode_failure, plain_text, Refusal};
 /// Needs a [`NegotiateLayer`] on the route: the layer picks the codec
 /// from the request and encodes the data. A status or headers set around
 /// it (`(StatusCode::CREATED, Negotiated(item))`) are kept; the layer sets
-/// `Content-Type` and adds `Accept` to `Vary`. Without the layer the
-/// response is a plain-text reminder that the layer is missing.
+/// `Content-Type` and adds `Accept` to `Vary`.
+///
+/// Without the layer the route answers `500 Internal Server Error` with a
+/// plain-text reminder that the layer is missing, and logs an error
+/// through `tracing` (naming the data's type), so a wiring bug never
+/// looks like success to clients or monitoring. The layer must poll the
+/// handler itself: a middleware between them that moves the handler to
+/// another task (tower's `Buffer`, a `tokio::spawn`) hides the layer, and
+/// the route answers that 500.
 ///
 /// ```
 /// use axum::{routing::get, Router};
@@ -59,13 +67,51 @@ struct Payload(Arc<dyn erased_serde::Serialize + Send + Sync>);
 const MISSING_LAYER: &str =
     "negotiate: this route returns `Negotiated` data but has no `NegotiateLayer`\n";
 
+thread_local! {
+    /// How many [`NegotiateLayer`]s are inside a call or a poll of the
+    /// service they wrap, on this thread, right now.
+    ///
+    /// A kludge, named as one: `IntoResponse` sees neither the request nor
+    /// the layers, yet a `Negotiated` without a layer must answer 500
+    /// rather than a 200 that looks like success (and the status cannot
+    /// be fixed up afterwards: the layer could not tell our 500 from a
+    /// handler's own `(StatusCode::INTERNAL_SERVER_ERROR, Negotiated(e))`).
+    /// axum converts a handler's return value inside the poll of the
+    /// handler's future, which runs inside the layer's poll, so the
+    /// conversion finds the count above zero exactly when a layer waits
+    /// for it.
+    static LAYERS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Marks this thread as inside a layer until dropped (unwinding too).
+struct InsideLayer;
+
+impl InsideLayer {
+    fn enter() -> InsideLayer {
+        LAYERS.with(|layers| layers.set(layers.get() + 1));
+        InsideLayer
+    }
+}
+
+impl Drop for InsideLayer {
+    fn drop(&mut self) {
+        LAYERS.with(|layers| layers.set(layers.get().saturating_sub(1)));
+    }
+}
+
 impl<T: Serialize + Send + Sync + 'static> IntoResponse for Negotiated<T> {
     fn into_response(self) -> Response {
-        let mut response = Response::new(Body::from(MISSING_LAYER));
-        response.headers_mut().insert(
-            CONTENT_TYPE,
-            HeaderValue::from_static("text/plain; charset=utf-8"),
-        );
+        if LAYERS.with(Cell::get) == 0 {
+            tracing::error!(
+                data = std::any::type_name::<T>(),
+                "a handler returned `Negotiated` data on a route without a `NegotiateLayer`: \
+                 answering 500; add the layer to the route or the router"
+            );
+            let body = MISSING_LAYER.to_owned();
+            return plain_text(StatusCode::INTERNAL_SERVER_ERROR, body).map(Body::from);
+        }
+        // The layer replaces the body and sets `Content-Type`.
+        let mut response = Response::new(Body::empty());
         response.extensions_mut().insert(Payload(Arc::new(self.0)));
         response
     }
@@ -149,9 +195,17 @@ where
             *request.uri_mut() = uri;
         }
         let negotiator = Arc::clone(&self.negotiator);
-        let response = self.inner.call(request);
+        let response = {
+            let _inside = InsideLayer::enter();
+            self.inner.call(request)
+        };
         Box::pin(async move {
-            let mut response = response.await?;
+            let mut response = std::pin::pin!(response);
+            let mut response = std::future::poll_fn(|cx| {
+                let _inside = InsideLayer::enter();
+                response.as_mut().poll(cx)
+            })
+            .await?;
             let Some(Payload(data)) = response.extensions_mut().remove::<Payload>() else {
                 return Ok(response);
             };

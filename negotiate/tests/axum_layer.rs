@@ -28,11 +28,17 @@ async fn teapot() -> (StatusCode, Negotiated<&'static str>) {
     (StatusCode::IM_A_TEAPOT, Negotiated("short and stout"))
 }
 
+/// A handler's own 500 with negotiated data: kept as it is.
+async fn failure() -> (StatusCode, Negotiated<&'static str>) {
+    (StatusCode::INTERNAL_SERVER_ERROR, Negotiated("disk full"))
+}
+
 fn routes() -> Router {
     Router::new()
         .route("/items", get(items))
         .route("/vary", get(with_vary))
         .route("/teapot", get(teapot))
+        .route("/failure", get(failure))
 }
 
 /// Sends one request through `service`; returns status, Content-Type,
@@ -135,6 +141,14 @@ fn around_the_router_path_extensions_route_and_negotiate() {
             "json:\"short and stout\"",
         ),
         (
+            "/failure",
+            Some("text/markdown"),
+            500,
+            md,
+            "Accept",
+            "md:\"disk full\"",
+        ),
+        (
             "/teapot",
             Some("image/png"),
             406,
@@ -205,13 +219,26 @@ fn an_encode_failure_is_a_500_naming_the_codec() {
 }
 
 #[test]
-fn without_the_layer_the_response_says_so() {
+fn without_the_layer_the_response_is_a_500_that_says_so() {
     let mut service = routes();
-    let (status, content_type, _, body) = send(&mut service, "/items", None);
-    assert_eq!(status, 200);
-    assert_eq!(content_type, "text/plain; charset=utf-8");
-    assert_eq!(
-        body,
-        "negotiate: this route returns `Negotiated` data but has no `NegotiateLayer`\n"
-    );
+    for target in ["/items", "/teapot", "/failure"] {
+        let (status, content_type, _, body) = send(&mut service, target, None);
+        // A status the handler set around the data is kept.
+        let expected = if target == "/teapot" { 418 } else { 500 };
+        assert_eq!(status, expected, "{target}");
+        assert_eq!(content_type, "text/plain; charset=utf-8");
+        assert_eq!(
+            body,
+            "negotiate: this route returns `Negotiated` data but has no `NegotiateLayer`\n"
+        );
+    }
+    // A layer on one route does not hide its absence on another.
+    let negotiator = Arc::new(support::builder().build().unwrap());
+    let mut service = Router::new()
+        .route("/items", get(items))
+        .route_layer(NegotiateLayer::new(negotiator))
+        .route("/bare", get(items));
+    assert_eq!(send(&mut service, "/items", None).0, 200);
+    assert_eq!(send(&mut service, "/bare", None).0, 500);
+    assert_eq!(send(&mut service, "/items", None).0, 200);
 }

@@ -9,33 +9,77 @@ mod example;
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-/// Starts the example's router once, on a thread of its own.
+use axum::routing::get;
+use axum::Router;
+use negotiate::Negotiated;
+use tracing::field::{Field, Visit};
+use tracing::{span, Dispatch};
+
+/// Starts the example's router once.
 fn server() -> SocketAddr {
     static ADDR: OnceLock<SocketAddr> = OnceLock::new();
-    *ADDR.get_or_init(|| {
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_io()
-                .build()
-                .expect("a tokio runtime");
+    *ADDR.get_or_init(|| serve(example::app(), Dispatch::none()))
+}
+
+/// Serves `app` on a thread of its own, which logs to `dispatch`.
+fn serve(app: Router, dispatch: Dispatch) -> SocketAddr {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_io()
+            .build()
+            .expect("a tokio runtime");
+        tracing::dispatcher::with_default(&dispatch, || {
             runtime.block_on(async move {
                 let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
                     .await
                     .expect("bind 127.0.0.1:0");
                 tx.send(listener.local_addr().expect("an address"))
                     .expect("the test is waiting");
-                axum::serve(listener, example::app())
-                    .await
-                    .expect("server error");
+                axum::serve(listener, app).await.expect("server error");
             });
         });
-        rx.recv_timeout(Duration::from_secs(10))
-            .expect("the server starts")
-    })
+    });
+    rx.recv_timeout(Duration::from_secs(10))
+        .expect("the server starts")
+}
+
+/// Every event logged, as `LEVEL target: field=value ...`.
+#[derive(Clone, Default)]
+struct Log(Arc<Mutex<Vec<String>>>);
+
+impl tracing::Subscriber for Log {
+    fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
+        true
+    }
+
+    fn new_span(&self, _: &span::Attributes<'_>) -> span::Id {
+        span::Id::from_u64(1)
+    }
+
+    fn record(&self, _: &span::Id, _: &span::Record<'_>) {}
+
+    fn record_follows_from(&self, _: &span::Id, _: &span::Id) {}
+
+    fn event(&self, event: &tracing::Event<'_>) {
+        struct Fields(String);
+        impl Visit for Fields {
+            fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
+                self.0.push_str(&format!(" {}={value:?}", field.name()));
+            }
+        }
+        let meta = event.metadata();
+        let mut fields = Fields(format!("{} {}:", meta.level(), meta.target()));
+        event.record(&mut fields);
+        self.0.lock().unwrap().push(fields.0);
+    }
+
+    fn enter(&self, _: &span::Id) {}
+
+    fn exit(&self, _: &span::Id) {}
 }
 
 #[derive(Debug)]
@@ -62,9 +106,13 @@ impl Reply {
     }
 }
 
-/// One HTTP/1.1 request with `Connection: close`; reads to the end.
+/// One request to the example's server.
 fn request(method: &str, target: &str, accept: &[&str]) -> Reply {
-    let addr = server();
+    request_to(server(), method, target, accept)
+}
+
+/// One HTTP/1.1 request with `Connection: close`; reads to the end.
+fn request_to(addr: SocketAddr, method: &str, target: &str, accept: &[&str]) -> Reply {
     let mut stream = TcpStream::connect_timeout(&addr, Duration::from_secs(10)).expect("connect");
     stream
         .set_read_timeout(Some(Duration::from_secs(10)))
@@ -214,4 +262,35 @@ fn routes_without_negotiated_data_pass_through() {
     assert_eq!(reply.status, 200, "{reply:?}");
     assert_eq!(reply.body, "ok");
     assert!(reply.header("vary").is_none(), "{reply:?}");
+}
+
+#[test]
+fn a_route_without_the_layer_is_a_logged_500() {
+    async fn items() -> Negotiated<Vec<u32>> {
+        Negotiated(vec![1, 2])
+    }
+    let log = Log::default();
+    let app = Router::new().route("/items", get(items));
+    let addr = serve(app, Dispatch::new(log.clone()));
+    let reply = request_to(addr, "GET", "/items", &["text/markdown"]);
+    assert_eq!(reply.status, 500, "{reply:?}");
+    assert_eq!(
+        reply.header("content-type"),
+        Some("text/plain; charset=utf-8")
+    );
+    assert_eq!(
+        reply.body,
+        "negotiate: this route returns `Negotiated` data but has no `NegotiateLayer`\n"
+    );
+    let log = log.0.lock().unwrap();
+    let ours: Vec<&String> = log.iter().filter(|l| l.contains(" negotiate")).collect();
+    assert_eq!(
+        ours,
+        [
+            "ERROR negotiate::axum_layer: message=a handler returned `Negotiated` data on a route \
+             without a `NegotiateLayer`: answering 500; add the layer to the route or the router \
+             data=\"alloc::vec::Vec<u32>\""
+        ],
+        "{log:?}"
+    );
 }
