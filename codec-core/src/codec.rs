@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use crate::truncate::{truncate_plain, TextLimit, Truncation};
 use crate::{to_value, MediaType, ToValueError, Value};
 
 /// A response codec: turns a handler's data into the bytes of one media
@@ -59,6 +60,26 @@ pub trait Codec: Send + Sync {
         let mut buf = Vec::new();
         self.encode_value(value, &mut buf)?;
         writer.write_all(&buf).map_err(EncodeError::Io)
+    }
+
+    /// Cuts `text`, which this codec wrote, down to `limit`, and says what
+    /// was left out.
+    ///
+    /// Callers that must bound a text, such as the MCP codec's text block,
+    /// ask the codec that wrote it, so the cut can respect its syntax. The
+    /// default is the plain cut of [`truncate_plain`]: at a line end near
+    /// the limit, else at a word end, else at the limit, then a blank line
+    /// and a note saying how much was kept. It knows nothing of the
+    /// format: a cut JSON document is no longer JSON. Override it where a
+    /// plain cut reads wrong (the markdown codec never cuts inside a table
+    /// row and closes a cut code fence), building on [`truncate_with`](crate::truncate_with).
+    ///
+    /// An override must return a text that fits unchanged, keep a prefix
+    /// of the text (plus only what closes it), fit the limit, note
+    /// included, whenever the limit leaves room for the note, and be
+    /// deterministic; the `testkit` checks all of that.
+    fn truncate(&self, text: String, limit: &TextLimit) -> Truncation {
+        truncate_plain(text, limit)
     }
 }
 
@@ -173,6 +194,9 @@ macro_rules! forward_codec {
                 writer: &mut dyn io::Write,
             ) -> Result<(), EncodeError> {
                 (**self).write_value(value, writer)
+            }
+            fn truncate(&self, text: String, limit: &TextLimit) -> Truncation {
+                (**self).truncate(text, limit)
             }
         }
     )*};

@@ -17,6 +17,10 @@
 //! - [`Codec`] and [`CodecExt`]: the object-safe trait a codec implements,
 //!   and the generic helpers handlers call.
 //! - [`MediaType`]: a parsed `type/subtype; name=value`.
+//! - [`TextLimit`], [`Truncation`] and [`Omission`]: a codec's text cut
+//!   down to a limit ([`Codec::truncate`]), with the plain cut
+//!   ([`truncate_plain`]) and the frame codec-specific cuts build on
+//!   ([`truncate_with`]).
 //! - `testkit` (feature `testkit`): checks any codec through every entry
 //!   point.
 //!
@@ -66,6 +70,7 @@ mod parse;
 mod ser;
 #[cfg(feature = "testkit")]
 pub mod testkit;
+mod truncate;
 mod value;
 
 pub use codec::{is_valid_format_name, Codec, CodecExt, EncodeError};
@@ -79,4 +84,5 @@ pub use parse::{
 pub use ser::{key_to_string, to_value, write_key, ToValueError};
 #[doc(hidden)]
 pub use ser::{NUMBER_TOKEN, ORDERED_MAP_TOKEN};
+pub use truncate::{truncate_plain, truncate_with, Omission, TextLimit, Truncation};
 pub use value::Value;

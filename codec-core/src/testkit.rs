@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::{to_value, Codec, CodecExt, EncodeError, Value, DEFAULT_MAX_DEPTH};
+use crate::{to_value, Codec, CodecExt, EncodeError, TextLimit, Value, DEFAULT_MAX_DEPTH};
 
 /// Runs one codec through every entry point.
 ///
@@ -115,7 +115,79 @@ impl<'a> CodecTester<'a> {
         let result = self.codec.write_value(value, &mut written);
         self.expect_ok(label, "write_value", result);
         self.same(label, "write_value", &first, &written);
+        if let Ok(text) = std::str::from_utf8(&first) {
+            self.check_truncate(label, text);
+        }
         first
+    }
+
+    /// Cuts `text` (this codec's output) with [`Codec::truncate`] to limits
+    /// around its length and checks the hook's contract: a text that fits
+    /// comes back unchanged; a cut one keeps a prefix the size its
+    /// [`Omission`](crate::Omission) says, fits a limit that has room for
+    /// a note, and is the same through `&dyn`, `Box` and `Arc` and on a
+    /// second call. [`CodecTester::check_value`] runs it on every UTF-8
+    /// output.
+    #[track_caller]
+    pub fn check_truncate(&self, label: &str, text: &str) {
+        let len = text.chars().count();
+        let boxed: Box<&dyn Codec> = Box::new(self.codec);
+        let arc: Arc<&dyn Codec> = Arc::new(self.codec);
+        for max in [0, 1, 64, 400, len / 2, len.saturating_sub(1), len, len + 1] {
+            let limit = TextLimit::Chars(max);
+            let case = format!("{label} cut to {max} chars");
+            let cut = self.codec.truncate(text.to_owned(), &limit);
+            for (entry_point, again) in [
+                (
+                    "truncate again (determinism)",
+                    self.codec.truncate(text.to_owned(), &limit),
+                ),
+                (
+                    "Box<dyn Codec>::truncate",
+                    boxed.truncate(text.to_owned(), &limit),
+                ),
+                (
+                    "Arc<dyn Codec>::truncate",
+                    arc.truncate(text.to_owned(), &limit),
+                ),
+            ] {
+                self.same(
+                    &case,
+                    entry_point,
+                    cut.text.as_bytes(),
+                    again.text.as_bytes(),
+                );
+            }
+            let Some(omission) = cut.omitted else {
+                assert!(
+                    len <= max && cut.text == text,
+                    "{}: case {case:?}: a text of {len} chars came back changed or uncut:\n{}",
+                    self.name(),
+                    cut.text
+                );
+                continue;
+            };
+            assert!(
+                len > max && omission.total == len && omission.kept <= len,
+                "{}: case {case:?}: a cut of a text of {len} chars reports {omission:?}",
+                self.name()
+            );
+            let kept = &text[..limit.longest_prefix(text, omission.kept)];
+            assert!(
+                cut.text.starts_with(kept),
+                "{}: case {case:?}: the cut does not start with the {} chars it says it kept:\n{}",
+                self.name(),
+                omission.kept,
+                cut.text
+            );
+            // Every note fits in 400 chars.
+            assert!(
+                max < 400 || limit.measure(&cut.text) <= max,
+                "{}: case {case:?}: the cut text is longer than the limit:\n{}",
+                self.name(),
+                cut.text
+            );
+        }
     }
 
     /// Checks that encoding `value` fails cleanly (an error, no panic) on

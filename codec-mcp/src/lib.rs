@@ -72,13 +72,12 @@
 mod draft;
 mod options;
 mod schema;
-mod truncate;
 mod version;
 mod wire;
 
 use std::sync::Arc;
 
-use codec_core::{Codec, EncodeError, MediaType, Value, DEFAULT_MAX_DEPTH};
+use codec_core::{Codec, EncodeError, MediaType, TextLimit, Value, DEFAULT_MAX_DEPTH};
 use codec_json::JsonCodec;
 use codec_md::MarkdownCodec;
 
@@ -255,12 +254,16 @@ impl McpCodecBuilder {
     /// hold, note included; `None` for no limit. Default
     /// [`DEFAULT_MAX_TEXT_CHARS`].
     ///
-    /// A longer text is cut at the end of a line when one is close, and
-    /// never inside a table row (a cut cell would read as a real value);
-    /// a code fence left open is closed. It ends with a note saying how
-    /// many chars were kept and omitted. The structured content is never
-    /// cut. A limit smaller than the note (about 160 chars) gives the note
-    /// alone.
+    /// A longer text is cut by the codec that wrote it
+    /// ([`Codec::truncate`]), which knows where its syntax allows a cut:
+    /// the markdown codec never cuts inside a table row (a cut cell would
+    /// read as a real value) and closes a code fence left open
+    /// ([`codec_md::truncate`]); other codecs, JSON included, get the
+    /// plain cut of [`codec_core::truncate_plain`] (a line end near the
+    /// limit, else a word end). Either way the text ends with a note
+    /// saying how many chars were kept and omitted. The structured content
+    /// is never cut. A limit smaller than the note (about 160 chars) gives
+    /// the note alone.
     pub fn max_text_chars(mut self, limit: Option<usize>) -> McpCodecBuilder {
         self.max_text_chars = limit;
         self
@@ -564,7 +567,7 @@ impl McpCodec {
 
     fn limit(&self, text: String) -> String {
         match self.max_text_chars {
-            Some(max) => truncate::truncate(text, max),
+            Some(max) => self.text_codec.truncate(text, &TextLimit::Chars(max)).text,
             None => text,
         }
     }

@@ -1,6 +1,6 @@
 //! [`MarkdownCodec`]: the [`Codec`] for `text/markdown; variant=GFM`.
 
-use codec_core::{Codec, EncodeError, MediaType, Value};
+use codec_core::{Codec, EncodeError, MediaType, TextLimit, Truncation, Value};
 
 use crate::render::{self, Options};
 use crate::Profile;
@@ -66,6 +66,11 @@ impl Codec for MarkdownCodec {
 
     fn encode_value(&self, value: &Value, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         render::render(value, out, &self.options)
+    }
+
+    /// Cuts at markdown boundaries: [`truncate`](crate::truncate).
+    fn truncate(&self, text: String, limit: &TextLimit) -> Truncation {
+        crate::truncate::truncate(text, limit)
     }
 }
 

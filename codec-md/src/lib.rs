@@ -15,6 +15,9 @@
 //!   with the fewest extra markers that reads back exactly.
 //! - [`parse_table`]: a rendered table back to its columns and exact cells
 //!   ([`Table`]), or a [`ParseTableError`] with its line and column.
+//! - [`truncate`]: markdown cut down to a limit at a boundary that keeps it
+//!   readable (whole table rows, closed fences), with a note; the codec's
+//!   `Codec::truncate`.
 //!
 //! The layout is the stable schema of `SPEC.md`: an array of flat objects
 //! is a table (keys written once), an object is a `- **key**: value` list
@@ -87,6 +90,7 @@ mod profile;
 mod reading;
 mod render;
 mod table;
+mod truncate;
 
 pub use codec::{render, MarkdownCodec, MarkdownCodecBuilder};
 #[doc(hidden)]
@@ -95,3 +99,4 @@ pub use normalize::normalize;
 pub use parse::{parse, parse_dense, parse_lossless, ParseError};
 pub use profile::Profile;
 pub use table::{parse_table, ParseTableError, Table};
+pub use truncate::truncate;

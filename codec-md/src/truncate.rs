@@ -1,93 +1,59 @@
-//! Cutting a long text block down to `max_text_chars`, at a boundary that
-//! keeps the markdown readable, with a note that says what was cut.
+//! Cutting markdown this crate wrote down to a limit, at a boundary that
+//! keeps it readable: the markdown codec's [`Codec::truncate`].
 //!
-//! Lengths are counted in `char`s (Unicode scalar values), the unit the
-//! limit is documented in: close to what an agent's "25,000 characters"
-//! guidance means, and never splits a UTF-8 sequence.
+//! The frame (room for the note, the note itself, what a cut keeps) is
+//! codec-core's [`truncate_with`]; the plain rules (a line end near the
+//! limit, else a word end) are its too. Markdown adds, in order of
+//! preference:
 //!
-//! Where to cut, in order of preference:
-//!
-//! 1. At the end of a line, when one ends in the last quarter of the room
-//!    (at most 2,000 characters back): the text loses no more than that,
-//!    and no table row, list item or escape is cut in half. A table's
-//!    header row is never kept without its delimiter row (it would read as
-//!    a paragraph).
+//! 1. A line end, as in the plain cut, except that a table's header row is
+//!    never kept without its delimiter row (it would read as a paragraph).
 //! 2. Before a table row however far back its line starts: a cut cell
 //!    would read as a real value (`alice@exa`).
-//! 3. Otherwise, inside the long line: at the last space within 80
-//!    characters, else at the limit itself; never inside a `&#…;` character
-//!    reference nor after a lone escaping backslash.
+//! 3. Otherwise, inside the long line: at a word end, else at the limit;
+//!    never inside a `&#…;` character reference nor after a lone escaping
+//!    backslash.
 //!
 //! A cut inside a fenced code block closes the fence, so the note is not
-//! read as code. The note goes after a blank line, and the whole text, note
-//! included, fits the limit unless the limit is smaller than the note.
+//! read as code.
+//!
+//! [`Codec::truncate`]: codec_core::Codec::truncate
 
-/// How far back (in chars) a line end may be and still be preferred.
-const MAX_LINE_WINDOW: usize = 2_000;
-/// How far back (in chars) a space may be and still be preferred.
-const SPACE_WINDOW: usize = 80;
+use codec_core::{truncate_with, TextLimit, Truncation};
 
-/// `text` cut to at most `max_chars` chars, note included; `text` itself
-/// when it fits.
-pub(crate) fn truncate(text: String, max_chars: usize) -> String {
-    let total = text.chars().count();
-    if total <= max_chars {
-        return text;
-    }
-    // The note is longest when the most is kept: size it for that.
-    let reserve = note(total, total, total).chars().count() + "\n\n".len();
-    let mut budget = max_chars.saturating_sub(reserve);
-    let mut attempt = 0;
-    let (cut, fence) = loop {
-        let cut = choose_cut(&text, budget);
-        let fence = open_fence(&text[..cut]);
-        let closing = fence.as_ref().map_or(0, |f| f.chars().count() + 1);
-        let kept = text[..cut].chars().count();
-        // Closing a fence takes room too: cut again, earlier, if it does not
-        // fit (a few tries; the fence found may change with the cut).
-        if kept + closing <= budget || attempt == 3 || budget == 0 {
-            break (cut, fence);
-        }
-        budget = budget.saturating_sub(closing);
-        attempt += 1;
-    };
-    let kept_text = &text[..cut];
-    let kept = kept_text.chars().count();
-    let mut out = String::with_capacity(cut + reserve + 8);
-    out.push_str(kept_text);
-    if let Some(fence) = fence {
-        out.push('\n');
-        out.push_str(&fence);
-    }
-    if !out.is_empty() {
-        out.push_str("\n\n");
-    }
-    out.push_str(&note(kept, total - kept, total));
-    out
+/// `text`, markdown, cut to fit `limit`, note included; `text` itself
+/// when it fits. What [`MarkdownCodec`](crate::MarkdownCodec) does for
+/// [`Codec::truncate`](codec_core::Codec::truncate), for every profile.
+///
+/// ```
+/// use codec_core::TextLimit;
+///
+/// let mut table = String::from("| id | name |\n| --- | --- |\n");
+/// for i in 0..100 {
+///     table.push_str(&format!("| {i} | name {i} |\n"));
+/// }
+/// let cut = codec_md::truncate(table, &TextLimit::Chars(400));
+/// let kept = cut.text.split("\n\n[Truncated").next().unwrap();
+/// assert!(kept.lines().all(|row| row.ends_with(" |")), "whole rows only");
+/// assert!(cut.text.chars().count() <= 400);
+/// assert_eq!(cut.omitted.unwrap().total, 1_708);
+/// ```
+pub fn truncate(text: String, limit: &TextLimit) -> Truncation {
+    truncate_with(text, limit, |text, budget| {
+        let cut = choose_cut(text, budget, limit);
+        (cut, open_fence(&text[..cut]))
+    })
 }
 
-/// The note appended to a cut text.
-fn note(kept: usize, omitted: usize, total: usize) -> String {
-    format!(
-        "[Truncated: showing the first {kept} of {total} characters; {omitted} more were omitted. \
-         Narrow the request (a filter, fewer fields, a smaller page) to see the rest.]"
-    )
-}
-
-/// The byte index to cut `text` at, keeping at most `budget` chars.
-fn choose_cut(text: &str, budget: usize) -> usize {
-    let hard = text
-        .char_indices()
-        .nth(budget)
-        .map_or(text.len(), |(i, _)| i);
-    let head = &text[..hard];
-    let window = (budget / 4).min(MAX_LINE_WINDOW);
+/// The byte index to cut `text` at, keeping at most `budget` of it.
+fn choose_cut(text: &str, budget: usize, limit: &TextLimit) -> usize {
+    let head = &text[..limit.longest_prefix(text, budget)];
     if let Some(newline) = head.rfind('\n') {
-        if head[newline..].chars().count() <= window + 1 || is_table_row(&head[newline + 1..]) {
+        if limit.near_line_end(head, budget).is_some() || is_table_row(&head[newline + 1..]) {
             return line_cut(text, newline);
         }
     }
-    mid_line_cut(head)
+    mid_line_cut(head, limit)
 }
 
 /// A cut at the line end at byte `newline`, dropping trailing blank lines
@@ -102,17 +68,10 @@ fn line_cut(text: &str, newline: usize) -> usize {
     cut
 }
 
-/// A cut inside a long line: at a space close to the limit, never inside a
-/// character reference nor after an escaping backslash.
-fn mid_line_cut(head: &str) -> usize {
-    let mut cut = head.len();
-    let line_start = head.rfind('\n').map_or(0, |i| i + 1);
-    if let Some(space) = head[line_start..].rfind(' ') {
-        let space = line_start + space;
-        if head[space..].chars().count() <= SPACE_WINDOW {
-            cut = head[..space].trim_end_matches(' ').len();
-        }
-    }
+/// A cut inside a long line: at a word end close to the limit, never
+/// inside a character reference nor after an escaping backslash.
+fn mid_line_cut(head: &str, limit: &TextLimit) -> usize {
+    let mut cut = limit.word_end(head);
     let kept = &head[..cut];
     // `&#128512;` cut to `&#12`: step back before the `&`.
     if let Some(amp) = kept.rfind('&') {
@@ -181,6 +140,17 @@ fn open_fence(text: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn truncate(text: String, max: usize) -> String {
+        super::truncate(text, &TextLimit::Chars(max)).text
+    }
+
+    fn note(kept: usize, omitted: usize, total: usize) -> String {
+        format!(
+            "[Truncated: showing the first {kept} of {total} characters; {omitted} more were \
+             omitted. Narrow the request (a filter, fewer fields, a smaller page) to see the rest.]"
+        )
+    }
 
     /// Truncates and checks the invariants every cut must keep.
     fn cut(text: &str, max: usize) -> String {
@@ -326,6 +296,15 @@ mod proptests {
 
     use super::*;
 
+    fn note_len(total: usize) -> usize {
+        format!(
+            "[Truncated: showing the first {total} of {total} characters; {total} more were \
+             omitted. Narrow the request (a filter, fewer fields, a smaller page) to see the rest.]"
+        )
+        .chars()
+        .count()
+    }
+
     /// Text made of the characters the cut treats specially, and some
     /// multi-byte ones.
     fn markdownish() -> impl Strategy<Value = String> {
@@ -352,7 +331,7 @@ mod proptests {
         #[test]
         fn cuts_are_prefixes_within_the_limit(text in markdownish(), max in 0usize..1200) {
             let total = text.chars().count();
-            let out = truncate(text.clone(), max);
+            let out = truncate(text.clone(), &TextLimit::Chars(max)).text;
             if total <= max {
                 prop_assert_eq!(out, text);
                 return Ok(());
@@ -367,7 +346,7 @@ mod proptests {
                 prop_assert_eq!(open_fence(head), Some(fence.to_owned()));
             }
             prop_assert!(open_fence(kept).is_none(), "a fence left open: {:?}", kept);
-            let reserve = note(total, total, total).chars().count() + 2;
+            let reserve = note_len(total) + 2;
             if max >= reserve + 16 {
                 prop_assert!(out.chars().count() <= max, "{} > {}", out.chars().count(), max);
             }
