@@ -38,124 +38,13 @@
 //! let value = codec_core::from_slice(br#"{"z": 1.10, "a": 1e400}"#).unwrap();
 //! assert_eq!(json.value_to_vec(&value).unwrap(), br#"{"z":1.10,"a":1e400}"#);
 //! ```
+//!
+//! [`Codec`]: codec_core::Codec
+//! [`Value`]: codec_core::Value
 #![deny(missing_docs)]
 
+mod codec;
 mod ser;
 mod write;
 
-use codec_core::{Codec, EncodeError, MediaType, Value};
-use serde::Serialize;
-
-use crate::write::Layout;
-
-/// The `application/json` codec.
-///
-/// ```
-/// use codec_core::CodecExt;
-/// let pretty = codec_json::JsonCodec::pretty();
-/// let body = pretty.to_vec(&[1, 2]).unwrap();
-/// assert_eq!(body, b"[\n  1,\n  2\n]");
-/// ```
-#[derive(Debug, Clone)]
-pub struct JsonCodec {
-    layout: Layout,
-    media_type: MediaType,
-}
-
-/// Options of a [`JsonCodec`].
-#[derive(Debug, Clone)]
-pub struct JsonCodecBuilder {
-    pretty: bool,
-}
-
-impl JsonCodecBuilder {
-    /// Two-space indented output (as `serde_json::to_vec_pretty`) instead of
-    /// compact.
-    pub fn pretty(mut self, yes: bool) -> JsonCodecBuilder {
-        self.pretty = yes;
-        self
-    }
-
-    /// The codec.
-    pub fn build(self) -> JsonCodec {
-        JsonCodec {
-            layout: if self.pretty {
-                Layout::Pretty
-            } else {
-                Layout::Compact
-            },
-            media_type: MediaType::from_static("application/json"),
-        }
-    }
-}
-
-impl Default for JsonCodec {
-    fn default() -> JsonCodec {
-        JsonCodec::new()
-    }
-}
-
-impl JsonCodec {
-    /// Compact JSON, as `serde_json::to_vec`.
-    pub fn new() -> JsonCodec {
-        JsonCodec::builder().build()
-    }
-
-    /// Pretty JSON, as `serde_json::to_vec_pretty`.
-    pub fn pretty() -> JsonCodec {
-        JsonCodec::builder().pretty(true).build()
-    }
-
-    /// The options, starting from compact.
-    pub fn builder() -> JsonCodecBuilder {
-        JsonCodecBuilder { pretty: false }
-    }
-
-    /// Appends the JSON of any `Serialize` value to `out`, statically
-    /// dispatched (the fastest path).
-    pub fn encode<T: Serialize + ?Sized>(
-        &self,
-        value: &T,
-        out: &mut Vec<u8>,
-    ) -> Result<(), EncodeError> {
-        value
-            .serialize(ser::Serializer::new(out, self.layout))
-            .map_err(EncodeError::from)
-    }
-
-    /// The JSON of any `Serialize` value, statically dispatched.
-    pub fn to_vec<T: Serialize + ?Sized>(&self, value: &T) -> Result<Vec<u8>, EncodeError> {
-        let mut out = Vec::with_capacity(128);
-        self.encode(value, &mut out)?;
-        Ok(out)
-    }
-
-    /// The JSON of a [`Value`], in its own key order.
-    pub fn value_to_vec(&self, value: &Value) -> Result<Vec<u8>, EncodeError> {
-        let mut out = Vec::with_capacity(128);
-        self.encode_value(value, &mut out)?;
-        Ok(out)
-    }
-}
-
-impl Codec for JsonCodec {
-    fn format(&self) -> &str {
-        "json"
-    }
-
-    fn media_type(&self) -> &MediaType {
-        &self.media_type
-    }
-
-    fn encode_value(&self, value: &Value, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        write::write_value(out, value, self.layout, 0)
-    }
-
-    fn encode_serialize(
-        &self,
-        value: &dyn erased_serde::Serialize,
-        out: &mut Vec<u8>,
-    ) -> Result<(), EncodeError> {
-        self.encode(value, out)
-    }
-}
+pub use codec::{JsonCodec, JsonCodecBuilder};
