@@ -211,4 +211,6 @@ mod answers {
 }
 
 #[cfg(feature = "http")]
-pub(crate) use answers::{encode_failure, plain_text};
+pub(crate) use answers::encode_failure;
+#[cfg(feature = "axum")]
+pub(crate) use answers::plain_text;
