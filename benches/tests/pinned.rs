@@ -119,14 +119,14 @@ fn codecs() -> Vec<(String, Arc<dyn Codec>)> {
         (
             "mcp-dense-text",
             McpCodec::builder()
-                .text_codec(md(Profile::Dense, false))
+                .text_format(TextFormat::Codec(md(Profile::Dense, false)))
                 .build()
                 .unwrap(),
         ),
         (
             "mcp-lossless-text",
             McpCodec::builder()
-                .text_codec(md(Profile::Default, true))
+                .text_format(TextFormat::Codec(md(Profile::Default, true)))
                 .build()
                 .unwrap(),
         ),
@@ -163,7 +163,7 @@ fn codecs() -> Vec<(String, Arc<dyn Codec>)> {
         (
             "mcp-dense-limit-900",
             McpCodec::builder()
-                .text_codec(md(Profile::Dense, false))
+                .text_format(TextFormat::Codec(md(Profile::Dense, false)))
                 .max_text_chars(Some(900))
                 .build()
                 .unwrap(),

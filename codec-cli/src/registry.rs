@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use codec_core::{Codec, MediaType};
 use codec_json::JsonCodec;
-use codec_mcp::{McpCodec, ProtocolVersion, StructuredContent};
+use codec_mcp::{McpCodec, ProtocolVersion, StructuredContent, TextFormat};
 use codec_md::{MarkdownCodec, Profile};
 use negotiate::Negotiator;
 
@@ -53,7 +53,7 @@ pub(crate) fn codecs(options: &CodecOptions) -> Result<Vec<Arc<dyn Codec>>, CliE
     let mcp = McpCodec::builder()
         .protocol_version(version)
         .structured_content(structured)
-        .text_codec(md.clone())
+        .text_format(TextFormat::Codec(md.clone()))
         .pretty(options.pretty)
         .build()
         .map_err(|e| CliError::Usage(format!("mcp codec: {e}")))?;

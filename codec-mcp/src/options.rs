@@ -2,6 +2,10 @@
 //! [`StructuredContent`], [`TextFormat`], and the [`ConfigError`] of a
 //! contradictory set.
 
+use std::sync::Arc;
+
+use codec_core::Codec;
+
 /// When a result carries `structuredContent`.
 ///
 /// This decides what the model reads. Claude Code, Codex and OpenCode show
@@ -25,19 +29,39 @@ pub enum StructuredContent {
     Never,
 }
 
-/// What the main text block holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// What the main text block holds: one setting, so the format and the
+/// codec that writes it cannot disagree.
+///
+/// The codec also cuts the text at
+/// [`max_text_chars`](crate::McpCodecBuilder::max_text_chars), through
+/// [`Codec::truncate`]: markdown at markdown boundaries, anything else by
+/// the codec's own rule or the plain cut.
+#[derive(Debug, Clone, Default)]
 #[non_exhaustive]
 pub enum TextFormat {
-    /// The markdown codec's rendering (`codec-md`), the default: fewer
-    /// tokens than JSON for the same data.
+    /// The markdown codec's default rendering (`codec-md`), the default:
+    /// fewer tokens than JSON for the same data.
     #[default]
     Markdown,
     /// Compact JSON of the value.
     Json,
+    /// The rendering of this codec, such as a markdown codec with another
+    /// profile. It must write UTF-8: other bytes are an
+    /// [`EncodeError::Unrepresentable`](codec_core::EncodeError::Unrepresentable).
+    Codec(Arc<dyn Codec>),
 }
 
 /// A codec configuration that contradicts itself.
+///
+/// An error rather than a type that cannot say it, because the two
+/// settings come from different places: the structured-content policy is
+/// the service's, the output schema is each tool's. A service with a
+/// `never` policy that registers a tool declaring a schema has made a
+/// mistake that only the pair reveals, and the specification leaves no
+/// silent way out (it requires structured results from such a tool, so
+/// dropping them breaks the tool's contract, and sending them breaks the
+/// policy). [`McpCodecBuilder::build`](crate::McpCodecBuilder::build)
+/// says so once, when the codec is built, not on every result.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ConfigError {

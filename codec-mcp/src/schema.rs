@@ -3,7 +3,7 @@
 
 use codec_core::{Map, Value};
 
-use crate::ProtocolVersion;
+use crate::version::ProtocolVersion;
 
 /// The name of the member that holds a wrapped value: `{"result": value}`,
 /// as the official TypeScript and Python SDKs wrap.

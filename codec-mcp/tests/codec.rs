@@ -235,7 +235,9 @@ fn a_text_codec_writing_non_utf8_is_an_error() {
         }
     }
     let codec = McpCodec::builder()
-        .text_codec(Arc::new(Latin1(MediaType::from_static("text/plain"))))
+        .text_format(TextFormat::Codec(Arc::new(Latin1(MediaType::from_static(
+            "text/plain",
+        )))))
         .build()
         .unwrap();
     let error = CodecTester::new(&codec).check_value_rejected("latin-1 text", &value("1"));
@@ -277,9 +279,10 @@ fn text_formats() {
         // The JSON block would repeat the text block: skipped.
         (TextFormat::Json, true, &[r#"{"name":"ada","score":0.90}"#]),
     ];
-    for &(format, json_block, expected) in cases {
+    for (format, json_block, expected) in cases {
+        let (json_block, expected) = (*json_block, *expected);
         let codec = McpCodec::builder()
-            .text_format(format)
+            .text_format(format.clone())
             .json_text_block(json_block)
             .build()
             .unwrap();

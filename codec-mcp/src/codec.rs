@@ -1,0 +1,554 @@
+//! [`McpCodec`] and its builder: what a result carries for each protocol
+//! version and option.
+
+use std::sync::Arc;
+
+use codec_core::{Codec, EncodeError, MediaType, TextLimit, Value, DEFAULT_MAX_DEPTH};
+use codec_json::JsonCodec;
+use codec_md::MarkdownCodec;
+
+use crate::draft::{Draft, Envelope, Structured};
+use crate::options::{ConfigError, StructuredContent, TextFormat};
+use crate::schema::{advertised_output_schema, needs_wrapping};
+use crate::version::ProtocolVersion;
+use crate::wire::{
+    CallToolResult, ContentBlock, Implementation, JsonRpcResponse, RequestId, SERVER_INFO_KEY,
+};
+
+/// The default media type.
+const MEDIA_TYPE: &str = "application/vnd.mcp+json";
+
+/// The default limit of the text block, in chars: the number agent
+/// guidance uses (Claude Code caps MCP tool output at 25,000 tokens by
+/// default). Counted in chars it is the stricter cap: a token of English
+/// text or markdown is usually several chars.
+pub const DEFAULT_MAX_TEXT_CHARS: usize = 25_000;
+
+/// How deep a value may nest: JSON's [`DEFAULT_MAX_DEPTH`] less the three
+/// levels a result can put around it (the result object, the `{"result":
+/// ...}` wrapper and the JSON-RPC envelope), so that every result the codec
+/// builds can be written, in an envelope too.
+pub const MAX_VALUE_DEPTH: usize = DEFAULT_MAX_DEPTH - 3;
+
+/// The text of an error result whose value renders to nothing: the model
+/// must still learn that the call failed.
+const EMPTY_ERROR_TEXT: &str = "The tool failed without giving a reason.";
+
+/// The MCP codec: writes a handler's value as a `CallToolResult` for one
+/// protocol version.
+///
+/// Format name `mcp`; media type `application/vnd.mcp+json` unless
+/// configured. What it writes, by default (2025-11-25, structured content
+/// always, markdown text):
+///
+/// - `content`: one text block holding the markdown rendering of the
+///   value, cut at [`DEFAULT_MAX_TEXT_CHARS`]; or no block at all when
+///   the rendering is empty (a `null` result).
+/// - `structuredContent`: the value, wrapped as `{"result": value}` when
+///   the protocol version needs an object and the value is not one (or,
+///   when the tool declares an output schema, when the schema is not an
+///   object schema).
+/// - `isError` omitted: absent means success.
+///
+/// Tool failures are results too, not JSON-RPC errors:
+/// [`McpCodec::error_result`] and [`McpCodec::error_message`] make them.
+///
+/// ```
+/// use codec_core::{from_slice, CodecExt};
+/// use codec_mcp::{McpCodec, RequestId};
+///
+/// let codec = McpCodec::new();
+/// let error = from_slice(br#"{"status": "NOT_FOUND", "message": "no issue #42"}"#).unwrap();
+/// let result = codec.error_result(&error).unwrap();
+/// let body = codec.response_to_vec(RequestId::from(4), result).unwrap();
+/// assert_eq!(
+///     String::from_utf8(body).unwrap(),
+///     concat!(
+///         r#"{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","#,
+///         r#""text":"- **status**: NOT_FOUND\n- **message**: no issue #42\n"}],"isError":true}}"#,
+///     )
+/// );
+/// ```
+#[derive(Debug, Clone)]
+pub struct McpCodec {
+    version: ProtocolVersion,
+    structured: StructuredContent,
+    output_schema: Option<Arc<Value>>,
+    text_codec: Arc<dyn Codec>,
+    json_text: bool,
+    max_text_chars: Option<usize>,
+    structured_errors: bool,
+    server_info: Option<Implementation>,
+    json: JsonCodec,
+    media_type: MediaType,
+}
+
+/// Options of an [`McpCodec`].
+///
+/// ```
+/// use codec_core::from_str;
+/// use codec_mcp::{McpCodec, ProtocolVersion, StructuredContent};
+///
+/// // Agents read the markdown: structured content only for tools that
+/// // declare an output schema, and this one does not.
+/// let codec = McpCodec::builder()
+///     .protocol_version(ProtocolVersion::V2026_07_28)
+///     .structured_content(StructuredContent::WithOutputSchema)
+///     .output_schema(None)
+///     .max_text_chars(Some(10_000))
+///     .build()
+///     .unwrap();
+/// let result = codec.result(&from_str(r#"{"ok": true}"#).unwrap()).unwrap();
+/// assert_eq!(result.structured_content, None);
+/// assert_eq!(result.text(), Some("- **ok**: true\n"));
+/// ```
+#[derive(Debug, Clone)]
+pub struct McpCodecBuilder {
+    version: ProtocolVersion,
+    structured: StructuredContent,
+    output_schema: Option<Value>,
+    text_format: TextFormat,
+    json_text: bool,
+    max_text_chars: Option<usize>,
+    structured_errors: bool,
+    server_info: Option<Implementation>,
+    pretty: bool,
+    media_type: MediaType,
+}
+
+impl McpCodecBuilder {
+    /// The protocol version the peer negotiated (default
+    /// [`ProtocolVersion::V2025_11_25`], whose results every current peer
+    /// reads; see [`McpCodec::with_protocol_version`] to switch per
+    /// session).
+    pub fn protocol_version(mut self, version: ProtocolVersion) -> McpCodecBuilder {
+        self.version = version;
+        self
+    }
+
+    /// When results carry `structuredContent` (default
+    /// [`StructuredContent::Always`]).
+    pub fn structured_content(mut self, policy: StructuredContent) -> McpCodecBuilder {
+        self.structured = policy;
+        self
+    }
+
+    /// The output schema the tool declares, if any (default none).
+    ///
+    /// The codec does not validate values against it; it uses it to know
+    /// whether the tool has one ([`StructuredContent::WithOutputSchema`])
+    /// and whether to wrap results (as [`advertised_output_schema`]
+    /// decides, so results match what the tool advertises).
+    pub fn output_schema(mut self, schema: Option<Value>) -> McpCodecBuilder {
+        self.output_schema = schema;
+        self
+    }
+
+    /// What the text block holds, and so which codec writes and cuts it
+    /// (default [`TextFormat::Markdown`]): the markdown codec's default
+    /// rendering, compact JSON, or any codec
+    /// ([`TextFormat::Codec`]), such as a markdown codec with other
+    /// options.
+    pub fn text_format(mut self, format: TextFormat) -> McpCodecBuilder {
+        self.text_format = format;
+        self
+    }
+
+    /// Appends a second text block with the compact JSON of the structured
+    /// content (of the value when there is none), as the specification's
+    /// backwards-compatibility SHOULD asks (default off: clients that
+    /// concatenate text blocks show the model both). Skipped when the text
+    /// block already holds that JSON. This block is never truncated: a cut
+    /// JSON document is no use to the programs it is for.
+    pub fn json_text_block(mut self, yes: bool) -> McpCodecBuilder {
+        self.json_text = yes;
+        self
+    }
+
+    /// The most chars (Unicode scalar values) the main text block may
+    /// hold, note included; `None` for no limit. Default
+    /// [`DEFAULT_MAX_TEXT_CHARS`].
+    ///
+    /// A longer text is cut by the codec that wrote it
+    /// ([`Codec::truncate`]), which knows where its syntax allows a cut:
+    /// the markdown codec never cuts inside a table row (a cut cell would
+    /// read as a real value) and closes a code fence left open
+    /// ([`codec_md::truncate`]); other codecs, JSON included, get the
+    /// plain cut of [`codec_core::truncate_plain`] (a line end near the
+    /// limit, else a word end). Either way the text ends with a note
+    /// saying how many chars were kept and omitted. The structured content
+    /// is never cut. A limit smaller than the note (about 160 chars) gives
+    /// the note alone.
+    pub fn max_text_chars(mut self, limit: Option<usize>) -> McpCodecBuilder {
+        self.max_text_chars = limit;
+        self
+    }
+
+    /// Whether error results carry the error value as `structuredContent`
+    /// too (default off: clients skip output-schema validation for errors
+    /// and agents show only the text). Never with
+    /// [`StructuredContent::Never`].
+    pub fn structured_errors(mut self, yes: bool) -> McpCodecBuilder {
+        self.structured_errors = yes;
+        self
+    }
+
+    /// The server's name and version, sent as
+    /// `_meta["io.modelcontextprotocol/serverInfo"]` on every 2026-07-28
+    /// result, as that revision asks (SHOULD). Default none: the codec
+    /// cannot know the service's name. Older revisions never get it.
+    pub fn server_info(mut self, info: Option<Implementation>) -> McpCodecBuilder {
+        self.server_info = info;
+        self
+    }
+
+    /// Two-space indented JSON instead of compact (default compact).
+    pub fn pretty(mut self, yes: bool) -> McpCodecBuilder {
+        self.pretty = yes;
+        self
+    }
+
+    /// The media type the codec declares (default
+    /// `application/vnd.mcp+json`).
+    pub fn media_type(mut self, media_type: MediaType) -> McpCodecBuilder {
+        self.media_type = media_type;
+        self
+    }
+
+    /// The codec.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::NeverWithOutputSchema`] for
+    /// [`StructuredContent::Never`] with an output schema: the one pair of
+    /// options that contradict each other (see [`ConfigError`] for why it
+    /// is an error and not unrepresentable). Every other combination
+    /// builds.
+    pub fn build(self) -> Result<McpCodec, ConfigError> {
+        if self.structured == StructuredContent::Never && self.output_schema.is_some() {
+            return Err(ConfigError::NeverWithOutputSchema);
+        }
+        Ok(self.assemble())
+    }
+
+    /// The codec, options already checked.
+    fn assemble(self) -> McpCodec {
+        let text_codec: Arc<dyn Codec> = match self.text_format {
+            TextFormat::Markdown => Arc::new(MarkdownCodec::new()),
+            TextFormat::Json => Arc::new(JsonCodec::new()),
+            TextFormat::Codec(codec) => codec,
+        };
+        McpCodec {
+            version: self.version,
+            structured: self.structured,
+            output_schema: self.output_schema.map(Arc::new),
+            text_codec,
+            json_text: self.json_text,
+            max_text_chars: self.max_text_chars,
+            structured_errors: self.structured_errors,
+            server_info: self.server_info,
+            json: JsonCodec::builder().pretty(self.pretty).build(),
+            media_type: self.media_type,
+        }
+    }
+}
+
+impl Default for McpCodec {
+    fn default() -> McpCodec {
+        McpCodec::new()
+    }
+}
+
+impl McpCodec {
+    /// The codec with the default options: protocol 2025-11-25, structured
+    /// content always, markdown text cut at [`DEFAULT_MAX_TEXT_CHARS`],
+    /// compact JSON.
+    pub fn new() -> McpCodec {
+        // The defaults never contradict each other.
+        McpCodec::builder().assemble()
+    }
+
+    /// The options, starting from the defaults of [`McpCodec::new`].
+    pub fn builder() -> McpCodecBuilder {
+        McpCodecBuilder {
+            version: ProtocolVersion::default(),
+            structured: StructuredContent::default(),
+            output_schema: None,
+            text_format: TextFormat::Markdown,
+            json_text: false,
+            max_text_chars: Some(DEFAULT_MAX_TEXT_CHARS),
+            structured_errors: false,
+            server_info: None,
+            pretty: false,
+            media_type: MediaType::from_static(MEDIA_TYPE),
+        }
+    }
+
+    /// The protocol version this codec writes for.
+    pub fn protocol_version(&self) -> ProtocolVersion {
+        self.version
+    }
+
+    /// The same codec for another protocol version: a server keeps one
+    /// configured codec per tool and switches per session. Cheap (the
+    /// schema and text codec are shared).
+    pub fn with_protocol_version(&self, version: ProtocolVersion) -> McpCodec {
+        McpCodec {
+            version,
+            ..self.clone()
+        }
+    }
+
+    /// The output schema to list for this tool under this codec's protocol
+    /// version ([`advertised_output_schema`] of the declared schema), or
+    /// `None` when the tool declares none.
+    pub fn advertised_output_schema(&self) -> Option<Value> {
+        self.output_schema
+            .as_deref()
+            .map(|schema| advertised_output_schema(schema, self.version))
+    }
+
+    /// The successful result for `value`.
+    ///
+    /// Fails when the value nests deeper than [`MAX_VALUE_DEPTH`], when the
+    /// text codec fails or writes bytes that are not UTF-8, or when a 2025
+    /// peer needs an object but the tool's object output schema forbids
+    /// wrapping a value that is not one ([`EncodeError::Unrepresentable`]).
+    ///
+    /// The result owns a copy of the value; [`Codec::encode_value`] and
+    /// [`McpCodec::encode_response`] write the same result without one.
+    pub fn result(&self, value: &Value) -> Result<CallToolResult, EncodeError> {
+        Ok(self.draft(value, false)?.into_result())
+    }
+
+    /// The result for a tool that ran and failed: `isError: true`, and the
+    /// rendering of `value` (say what went wrong and how to do better) as
+    /// the text the model reads.
+    ///
+    /// The value goes in `structuredContent` too only when
+    /// [`McpCodecBuilder::structured_errors`] is on (wrapped, under a 2025
+    /// revision, when it is not an object: the output schema does not
+    /// apply to errors). A value that renders to nothing gets a generic
+    /// text, so the model still learns of the failure.
+    pub fn error_result(&self, value: &Value) -> Result<CallToolResult, EncodeError> {
+        Ok(self.draft(value, true)?.into_result())
+    }
+
+    /// An error result whose text is `message`, verbatim (cut at the
+    /// limit), for failures that have no value: `isError: true`, no
+    /// structured content.
+    pub fn error_message(&self, message: &str) -> CallToolResult {
+        let text = match message {
+            "" => EMPTY_ERROR_TEXT.to_owned(),
+            _ => self.limit(message.to_owned()),
+        };
+        self.finish(vec![ContentBlock::text(text)], None, true)
+            .into_result()
+    }
+
+    /// Appends the JSON of `result` to `out`, in this codec's layout.
+    pub fn write_result(
+        &self,
+        result: CallToolResult,
+        out: &mut Vec<u8>,
+    ) -> Result<(), EncodeError> {
+        self.json.encode_value(&result.into_value(), out)
+    }
+
+    /// The JSON-RPC 2.0 response carrying `result`, as bytes:
+    /// `{"jsonrpc":"2.0","id":...,"result":...}`.
+    pub fn response_to_vec(
+        &self,
+        id: RequestId,
+        result: CallToolResult,
+    ) -> Result<Vec<u8>, EncodeError> {
+        let mut out = Vec::with_capacity(256);
+        self.json
+            .encode_value(&JsonRpcResponse::new(id, result).into_value(), &mut out)?;
+        Ok(out)
+    }
+
+    /// Appends the JSON-RPC 2.0 response carrying the successful result for
+    /// `value` to `out`: what [`McpCodec::result`] and
+    /// [`McpCodec::response_to_vec`] write together, without copying the
+    /// value.
+    pub fn encode_response(
+        &self,
+        id: &RequestId,
+        value: &Value,
+        out: &mut Vec<u8>,
+    ) -> Result<(), EncodeError> {
+        let draft = self.draft(value, false)?;
+        self.json.encode(&Envelope { id, result: &draft }, out)
+    }
+
+    /// The result for `value`, its structured content still borrowed.
+    fn draft<'a>(&self, value: &'a Value, is_error: bool) -> Result<Draft<'a>, EncodeError> {
+        check_depth(value)?;
+        let structured = if is_error {
+            self.structured_errors && self.structured != StructuredContent::Never
+        } else {
+            match self.structured {
+                StructuredContent::Always => true,
+                StructuredContent::WithOutputSchema => self.output_schema.is_some(),
+                StructuredContent::Never => false,
+            }
+        };
+        let structured = if !structured {
+            None
+        } else if is_error {
+            // The output schema describes results, not errors.
+            Some(self.structured(value, None)?)
+        } else {
+            Some(self.structured(value, self.output_schema.as_deref())?)
+        };
+        let mut content = Vec::with_capacity(2);
+        match self.render_text(value)? {
+            Some(text) => content.push(ContentBlock::text(self.limit(text))),
+            None if is_error => content.push(ContentBlock::text(EMPTY_ERROR_TEXT)),
+            None => {}
+        }
+        if self.json_text {
+            let json = match &structured {
+                Some(structured) => JsonCodec::new().to_vec(structured)?,
+                None => JsonCodec::new().value_to_vec(value)?,
+            };
+            let json = utf8(json, "json")?;
+            // With JSON text, the text block may already be this JSON.
+            if content.first().and_then(block_text) != Some(json.as_str()) {
+                content.push(ContentBlock::text(json));
+            }
+        }
+        Ok(self.finish(content, structured, is_error))
+    }
+
+    /// `structuredContent` for `value`: itself, or `{"result": value}`
+    /// where the version needs an object. With a declared schema the
+    /// schema decides, as it does for the advertised schema; without one
+    /// the value does.
+    fn structured<'a>(
+        &self,
+        value: &'a Value,
+        schema: Option<&Value>,
+    ) -> Result<Structured<'a>, EncodeError> {
+        if !self.version.requires_object_structured_content() {
+            return Ok(Structured::AsIs(value));
+        }
+        let wrap = match schema {
+            Some(schema) => needs_wrapping(schema, self.version),
+            None => !matches!(value, Value::Object(_)),
+        };
+        if wrap {
+            return Ok(Structured::Wrapped(value));
+        }
+        if !matches!(value, Value::Object(_)) {
+            return Err(EncodeError::Unrepresentable {
+                format: "mcp".to_owned(),
+                reason: format!(
+                    "protocol {} needs structuredContent to be an object and the tool's output \
+                     schema is an object schema, but the value is {}",
+                    self.version,
+                    kind_of(value)
+                ),
+            });
+        }
+        Ok(Structured::AsIs(value))
+    }
+
+    /// Adds what every result of this version carries.
+    fn finish<'a>(
+        &self,
+        content: Vec<ContentBlock>,
+        structured: Option<Structured<'a>>,
+        is_error: bool,
+    ) -> Draft<'a> {
+        let latest = self.version.has_result_type();
+        let meta = match &self.server_info {
+            Some(info) if latest => {
+                Some([(SERVER_INFO_KEY, info.to_value())].into_iter().collect())
+            }
+            _ => None,
+        };
+        Draft {
+            result_type: latest.then_some("complete"),
+            content,
+            structured,
+            is_error,
+            meta,
+        }
+    }
+
+    /// The text codec's rendering of `value`, or `None` when it is empty
+    /// (or only whitespace).
+    fn render_text(&self, value: &Value) -> Result<Option<String>, EncodeError> {
+        let mut bytes = Vec::new();
+        self.text_codec.encode_value(value, &mut bytes)?;
+        let text = utf8(bytes, self.text_codec.format())?;
+        Ok((!text.trim().is_empty()).then_some(text))
+    }
+
+    fn limit(&self, text: String) -> String {
+        match self.max_text_chars {
+            Some(max) => self.text_codec.truncate(text, &TextLimit::Chars(max)).text,
+            None => text,
+        }
+    }
+}
+
+impl Codec for McpCodec {
+    fn format(&self) -> &str {
+        "mcp"
+    }
+
+    fn media_type(&self) -> &MediaType {
+        &self.media_type
+    }
+
+    /// Writes the result of [`McpCodec::result`] without copying the
+    /// value.
+    fn encode_value(&self, value: &Value, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        let draft = self.draft(value, false)?;
+        self.json.encode(&draft, out)
+    }
+}
+
+/// Rejects a value that nests deeper than [`MAX_VALUE_DEPTH`] before any
+/// work is done (`Value::depth` is iterative: no stack risk).
+fn check_depth(value: &Value) -> Result<(), EncodeError> {
+    if value.depth() > MAX_VALUE_DEPTH {
+        return Err(EncodeError::DepthLimit {
+            limit: MAX_VALUE_DEPTH,
+        });
+    }
+    Ok(())
+}
+
+/// A text codec's output as a `String`: MCP text is JSON strings, so other
+/// bytes are unrepresentable.
+fn utf8(bytes: Vec<u8>, codec: &str) -> Result<String, EncodeError> {
+    String::from_utf8(bytes).map_err(|e| EncodeError::Unrepresentable {
+        format: "mcp".to_owned(),
+        reason: format!(
+            "the {codec} text codec wrote bytes that are not UTF-8 (at byte {})",
+            e.utf8_error().valid_up_to()
+        ),
+    })
+}
+
+fn block_text(block: &ContentBlock) -> Option<&str> {
+    match block {
+        ContentBlock::Text(t) => Some(&t.text),
+        ContentBlock::Other(_) => None,
+    }
+}
+
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
