@@ -61,6 +61,7 @@
 //! assert_eq!(body, b"a\nb\n");
 //! ```
 #![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod codec;
 mod map;
@@ -69,6 +70,7 @@ mod number;
 mod parse;
 mod ser;
 #[cfg(feature = "testkit")]
+#[cfg_attr(docsrs, doc(cfg(feature = "testkit")))]
 pub mod testkit;
 mod truncate;
 mod value;

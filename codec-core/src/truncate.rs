@@ -183,10 +183,13 @@ where
     }
 }
 
-/// The plain cut, for text whose syntax the cut does not know: at a line
-/// end when one is near the limit, else at a word end, else at the limit
-/// (see the [module docs](self)). What [`Codec::truncate`](crate::Codec::truncate)
-/// does by default.
+/// The plain cut, for text whose syntax the cut does not know: what
+/// [`Codec::truncate`](crate::Codec::truncate) does by default.
+///
+/// It cuts at the end of a line when one ends in the last quarter of the
+/// room (at most 2,000 back), else at the last space within 80 of the
+/// limit, else at the limit itself, never inside a UTF-8 sequence; then a
+/// blank line and the note, all within the limit (see [`truncate_with`]).
 ///
 /// ```
 /// use codec_core::{truncate_plain, TextLimit};
