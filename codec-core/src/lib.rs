@@ -17,6 +17,8 @@
 //! - [`Codec`] and [`CodecExt`]: the object-safe trait a codec implements,
 //!   and the generic helpers handlers call.
 //! - [`MediaType`]: a parsed `type/subtype; name=value`.
+//! - [`TokenCounter`]: what a text costs a model in its tokenizer's
+//!   tokens; `O200k` (feature `o200k`) counts `o200k_base` exactly.
 //! - `testkit` (feature `testkit`): checks any codec through every entry
 //!   point.
 //!
@@ -66,6 +68,7 @@ mod parse;
 mod ser;
 #[cfg(feature = "testkit")]
 pub mod testkit;
+mod tokens;
 mod value;
 
 pub use codec::{is_valid_format_name, Codec, CodecExt, EncodeError};
@@ -77,6 +80,9 @@ pub use parse::{
     DEFAULT_MAX_DEPTH,
 };
 pub use ser::{key_to_string, to_value, write_key, ToValueError};
+#[cfg(feature = "o200k")]
+pub use tokens::O200k;
+pub use tokens::TokenCounter;
 #[doc(hidden)]
 pub use ser::{NUMBER_TOKEN, ORDERED_MAP_TOKEN};
 pub use value::Value;
