@@ -80,9 +80,9 @@ pub use parse::{
     DEFAULT_MAX_DEPTH,
 };
 pub use ser::{key_to_string, to_value, write_key, ToValueError};
+#[doc(hidden)]
+pub use ser::{NUMBER_TOKEN, ORDERED_MAP_TOKEN};
 #[cfg(feature = "o200k")]
 pub use tokens::O200k;
 pub use tokens::TokenCounter;
-#[doc(hidden)]
-pub use ser::{NUMBER_TOKEN, ORDERED_MAP_TOKEN};
 pub use value::Value;
