@@ -18,6 +18,25 @@ const MEDIA_TYPE: &str = "text/html; charset=utf-8";
 /// designed for [`CONTENT_SECURITY_POLICY`](crate::CONTENT_SECURITY_POLICY):
 /// send it with every response this codec writes.
 ///
+/// The page's `<main>` is the markdown default profile's layout
+/// (`codec-md/SPEC.md`), block for block:
+///
+/// | markdown | HTML |
+/// |---|---|
+/// | `- **key**: value` list | `<dl>` of `<dt>` and `<dd>` |
+/// | `# key` section, one `#` more per level | `<section>` headed `<h2>` (the page's `<h1>` is its title), one level more per nesting, up to `<h6>`; sections keep nesting below it |
+/// | table | `<table>` with `<thead>` and `<tbody>`, in a `<div class="scroll">` that scrolls sideways when the table is wider than the page |
+/// | fenced block with a language | `<pre><code class="language-X">` |
+/// | inline list `a, b` | each item in a `<span>`, joined by `, ` |
+///
+/// Where HTML can say more without changing that structure, it does:
+/// numbers and booleans carry the classes `num` and `bool`, `null` is an
+/// empty element of class `null` (the stylesheet shows it), array indices
+/// are of class `index` (so `[0]` the index differs from `[0]` a key), an
+/// empty container is `[]` or `{}` of class `empty`, and a table cell whose
+/// string has a space is of class `text` (it may wrap; a word never
+/// does).
+///
 /// ```
 /// use codec_core::{Codec, CodecExt};
 /// use codec_html::HtmlCodec;

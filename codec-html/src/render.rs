@@ -1,22 +1,12 @@
 //! The layout walk: a [`Value`] as the blocks of the markdown codec's
 //! default profile (`codec-md/SPEC.md`), written as HTML elements straight
-//! into the output buffer.
-//!
-//! | markdown | HTML |
-//! |---|---|
-//! | `- **key**: value` list | `<dl>` of `<dt>` and `<dd>` |
-//! | `# key` section, `#` per level | `<section>` with `<h2>` (the page's `<h1>` is its title) and deeper, up to `<h6>`; sections nest |
-//! | table | `<table>` with `<thead>` and `<tbody>`, in a horizontally scrolling `<div class="scroll">` |
-//! | fenced block with a language | `<pre><code class="language-X">` |
-//! | inline list `a, b` | the items in `<span>`s, joined by `, ` |
+//! into the output buffer. The mapping is documented on
+//! [`HtmlCodec`](crate::HtmlCodec).
 //!
 //! The decisions (what is a table, an inline list, a section, a code
-//! block, which language) are the SPEC's, so a person reads the same
-//! structure an agent reads in markdown. Where HTML can say more, it does,
-//! without changing the structure: numbers and booleans carry a class,
-//! `null` is an empty element of class `null` (the stylesheet shows it),
-//! array indices are of class `index` so they differ from a key `[0]`, and
-//! sections nest below h6 instead of flattening.
+//! block, which language) are the SPEC's rules, restated here because
+//! this crate depends on `codec-core` alone; `tests/layout.rs` checks that
+//! both codecs still make the same ones.
 
 use std::collections::HashSet;
 
