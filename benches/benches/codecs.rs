@@ -59,7 +59,8 @@ impl Visit for TypedBench<'_> {
             });
         }
         // Not a codec: the normalization every codec without its own
-        // `encode_serialize` (codec-md, codec-mcp) pays before rendering.
+        // `encode_serialize` (codec-md, codec-mcp, codec-html) pays before
+        // rendering.
         g.bench_function("codec_core::to_value", |b| {
             b.iter(|| codec_core::to_value(black_box(value)).unwrap())
         });

@@ -2,6 +2,7 @@
 //! report and the memory run is one line in [`codecs`].
 
 use codec_core::Codec;
+use codec_html::HtmlCodec;
 use codec_json::JsonCodec;
 use codec_mcp::{McpCodec, StructuredContent};
 use codec_md::{MarkdownCodec, Profile};
@@ -18,6 +19,10 @@ pub fn codecs() -> Vec<Named> {
         ("codec-md", Box::new(MarkdownCodec::new())),
         ("codec-md dense", Box::new(md_dense())),
         ("codec-mcp", Box::new(McpCodec::new())),
+        // The page alone, without alternates: what the layout costs, to
+        // set beside codec-md's. A page with alternates also pays one
+        // encoding per alternate (and a token count each, if asked).
+        ("codec-html", Box::new(HtmlCodec::new())),
     ]
 }
 

@@ -19,6 +19,7 @@ use std::sync::Arc;
 use benches::types::{Typed, Visit};
 use benches::DATASETS;
 use codec_core::{Codec, CodecExt, Value};
+use codec_html::HtmlCodec;
 use codec_json::JsonCodec;
 use codec_mcp::{McpCodec, ProtocolVersion, RequestId, StructuredContent, TextFormat};
 use codec_md::{MarkdownCodec, Profile};
@@ -85,6 +86,7 @@ fn codecs() -> Vec<(String, Arc<dyn Codec>)> {
         ("md".into(), md(Profile::Default, false)),
         ("md-lossless".into(), md(Profile::Default, true)),
         ("md-dense".into(), md(Profile::Dense, false)),
+        ("html".into(), Arc::new(HtmlCodec::new())),
     ];
     let versions = [
         ProtocolVersion::V2025_06_18,

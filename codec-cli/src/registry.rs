@@ -2,7 +2,8 @@
 
 use std::sync::Arc;
 
-use codec_core::{Codec, MediaType};
+use codec_core::{Codec, MediaType, O200k};
+use codec_html::HtmlCodec;
 use codec_json::JsonCodec;
 use codec_mcp::{McpCodec, ProtocolVersion, StructuredContent, TextFormat};
 use codec_md::{MarkdownCodec, Profile};
@@ -64,11 +65,33 @@ pub(crate) fn codecs(options: &CodecOptions) -> Result<Vec<Arc<dyn Codec>>, CliE
     ])
 }
 
-/// The negotiator every command uses: the built-in codecs, `text/x-markdown`
-/// as an alias of markdown, and the library's default policies.
+/// The negotiator every command but `serve` uses: the built-in codecs,
+/// `text/x-markdown` as an alias of markdown, and the library's default
+/// policies.
 pub(crate) fn negotiator(options: &CodecOptions) -> Result<Negotiator, CliError> {
+    negotiator_of(codecs(options)?)
+}
+
+/// `serve`'s negotiator: the built-in codecs, then the HTML page, which
+/// links to the others and shows their bytes and o200k tokens. Last, so
+/// only a client that prefers `text/html` gets it (browsers); agents,
+/// curl and a missing `Accept` get what the other commands negotiate.
+pub(crate) fn serve_negotiator(options: &CodecOptions) -> Result<Negotiator, CliError> {
+    let mut codecs = codecs(options)?;
+    let html = HtmlCodec::builder()
+        .title("codec serve")
+        .alternates(codecs.clone())
+        // Loads the vocabulary now, not on the first page.
+        .token_counter(Arc::new(O200k::new()))
+        .build()
+        .map_err(|e| CliError::Usage(format!("html codec: {e}")))?;
+    codecs.push(Arc::new(html));
+    negotiator_of(codecs)
+}
+
+fn negotiator_of(codecs: Vec<Arc<dyn Codec>>) -> Result<Negotiator, CliError> {
     Negotiator::builder()
-        .codecs(codecs(options)?)
+        .codecs(codecs)
         .alias("md", MediaType::from_static("text/x-markdown"))
         .build()
         .map_err(|e| CliError::Usage(format!("negotiator: {e}")))
@@ -127,5 +150,34 @@ mod tests {
         let mut lossless_dense = options("dense");
         lossless_dense.lossless = true;
         assert!(matches!(codecs(&lossless_dense), Err(CliError::Usage(_))));
+    }
+
+    /// `serve` adds the page after the others: browsers get it, every
+    /// other client what the other commands negotiate.
+    #[test]
+    fn serve_adds_the_page_for_browsers() {
+        let (serve, other) = (
+            serve_negotiator(&options("default")).unwrap(),
+            negotiator(&options("default")).unwrap(),
+        );
+        assert_eq!(format_names(&serve), "json, md, mcp, html");
+        assert_eq!(format_names(&other), "json, md, mcp");
+        let chrome = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,\
+                      image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7";
+        let choice = |n: &Negotiator, accept: Option<&str>| {
+            n.negotiate(accept.iter())
+                .selection()
+                .map(|s| s.format().to_owned())
+        };
+        assert_eq!(choice(&serve, Some(chrome)).as_deref(), Some("html"));
+        assert_eq!(choice(&other, Some(chrome)).as_deref(), Some("json"));
+        for accept in [
+            Some("text/markdown, text/html, */*"),
+            Some("*/*"),
+            Some("application/json, text/event-stream"),
+            None,
+        ] {
+            assert_eq!(choice(&serve, accept), choice(&other, accept), "{accept:?}");
+        }
     }
 }

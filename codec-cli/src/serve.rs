@@ -32,7 +32,7 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), CliError> {
         )]),
     };
     let site = Arc::new(Site {
-        negotiator: crate::registry::negotiator(&args.codec)?,
+        negotiator: crate::registry::serve_negotiator(&args.codec)?,
         documents,
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -188,9 +188,18 @@ fn respond(site: &Site, request: &Request, target: &str) -> (Response, &'static 
         "json" => "json",
         "md" => "md",
         "mcp" => "mcp",
+        "html" => "html",
         _ => "other",
     };
-    (with_headers(StatusCode::OK, content_type, body), format)
+    let mut response = with_headers(StatusCode::OK, content_type, body);
+    if format == "html" {
+        // The policy the page is built for: its one stylesheet, nothing else.
+        response.headers_mut().insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(codec_html::CONTENT_SECURITY_POLICY),
+        );
+    }
+    (response, format)
 }
 
 /// `/`: the list of documents, negotiated like any other.

@@ -1,22 +1,12 @@
 //! Byte and token counts (o200k_base, the encoding of current OpenAI
 //! models) of a rendering.
 
-use std::sync::OnceLock;
+use codec_core::{O200k, TokenCounter};
 
-use tiktoken_rs::CoreBPE;
-
-/// The o200k_base tokenizer, built once (it parses a vocabulary of 200k
-/// entries embedded in the binary, which takes a noticeable fraction of a
-/// second).
-fn o200k() -> &'static CoreBPE {
-    static BPE: OnceLock<CoreBPE> = OnceLock::new();
-    BPE.get_or_init(|| tiktoken_rs::o200k_base().expect("the embedded o200k_base vocabulary loads"))
-}
-
-/// The o200k_base token count of `bytes` (read as UTF-8, lossily).
+/// The o200k_base token count of `bytes` (read as UTF-8, lossily). The
+/// vocabulary loads on the first call in the process.
 pub(crate) fn count(bytes: &[u8]) -> usize {
-    let text = String::from_utf8_lossy(bytes);
-    o200k().encode_ordinary(&text).len()
+    O200k::new().count(&String::from_utf8_lossy(bytes))
 }
 
 /// A size: bytes and tokens.

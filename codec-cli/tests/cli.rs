@@ -448,3 +448,60 @@ fn profiles_and_lossless_round_trip_through_parse() {
     let conflicting = codec(&["parse", "--dense", "--lossless"], b"");
     assert_eq!(conflicting.status.code(), Some(64));
 }
+
+/// `serve` answers browsers with the HTML page and its policy, and every
+/// other client as before.
+#[test]
+fn serve_gives_browsers_the_page() {
+    let dir = temp_dir("serve-html");
+    std::fs::write(dir.join("rows.json"), ROWS).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_codec"))
+        .args(["serve", "--addr", "127.0.0.1:0", dir.to_str().unwrap()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Kept open: the server logs every request to it.
+    let mut log = BufReader::new(child.stderr.take().unwrap());
+    let mut first = String::new();
+    log.read_line(&mut first).unwrap();
+    let addr = first
+        .split("http://")
+        .nth(1)
+        .unwrap()
+        .split('/')
+        .next()
+        .unwrap();
+
+    let firefox = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+    for (target, accept) in [("/rows", Some(firefox)), ("/rows?format=html", None)] {
+        let (status, head, body) = get(addr, target, accept);
+        assert_eq!(status, 200, "{target}");
+        assert!(
+            head.contains("content-type: text/html; charset=utf-8"),
+            "{head}"
+        );
+        let csp = format!(
+            "content-security-policy: {}",
+            codec_html::CONTENT_SECURITY_POLICY.to_ascii_lowercase()
+        );
+        assert!(head.contains(&csp), "{head}");
+        assert!(body.contains("<td class=\"text\">Bo | Lin</td>"), "{body}");
+        assert!(body.contains("<a href=\"?format=md\">md</a>"), "{body}");
+        assert!(body.contains("<th>o200k tokens</th>"), "{body}");
+    }
+    // Agents and curl: as before, and no policy header.
+    for (accept, content_type) in [
+        ("text/markdown, text/html, */*", "text/markdown"),
+        ("*/*", "application/json"),
+    ] {
+        let (_, head, _) = get(addr, "/rows", Some(accept));
+        assert!(
+            head.contains(&format!("content-type: {content_type}")),
+            "{head}"
+        );
+        assert!(!head.contains("content-security-policy"), "{head}");
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+}

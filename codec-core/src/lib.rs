@@ -21,6 +21,8 @@
 //!   down to a limit ([`Codec::truncate`]), with the plain cut
 //!   ([`truncate_plain`]) and the frame codec-specific cuts build on
 //!   ([`truncate_with`]).
+//! - [`TokenCounter`]: what a text costs a model in its tokenizer's
+//!   tokens; `O200k` (feature `o200k`) counts `o200k_base` exactly.
 //! - `testkit` (feature `testkit`): checks any codec through every entry
 //!   point.
 //!
@@ -72,6 +74,7 @@ mod ser;
 #[cfg(feature = "testkit")]
 #[cfg_attr(docsrs, doc(cfg(feature = "testkit")))]
 pub mod testkit;
+mod tokens;
 mod truncate;
 mod value;
 
@@ -86,5 +89,9 @@ pub use parse::{
 pub use ser::{key_to_string, to_value, write_key, ToValueError};
 #[doc(hidden)]
 pub use ser::{NUMBER_TOKEN, ORDERED_MAP_TOKEN};
+#[cfg(feature = "o200k")]
+#[cfg_attr(docsrs, doc(cfg(feature = "o200k")))]
+pub use tokens::O200k;
+pub use tokens::TokenCounter;
 pub use truncate::{truncate_plain, truncate_with, Omission, TextLimit, Truncation};
 pub use value::Value;

@@ -133,8 +133,9 @@ impl Visit for TypedRow<'_> {
             "toon_format::encode".into(),
             Box::new(|| toon_format::encode_default(black_box(value)).unwrap().len()),
         ));
-        // Not a codec: the normalization that codec-md and codec-mcp pay
-        // before rendering (they have no `encode_serialize` of their own).
+        // Not a codec: the normalization that codec-md, codec-mcp and
+        // codec-html pay before rendering (they have no `encode_serialize`
+        // of their own).
         cases.push((
             "(codec_core::to_value alone)".into(),
             Box::new(|| codec_core::to_value(black_box(value)).is_ok() as usize),
