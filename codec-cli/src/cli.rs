@@ -18,12 +18,12 @@ pub(crate) struct Cli {
 pub(crate) enum Command {
     /// Encode JSON input with a codec (markdown by default).
     #[command(
-        after_help = "Examples:\n  codec render --sample\n  codec render data.json --profile dense\n  codec render data.json --to json --pretty\n  curl -s https://api.example.com/items | codec render - --accept 'text/markdown, */*;q=0.1'"
+        after_help = "Examples:\n  codec render --sample\n  codec render data.json --profile dense\n  codec render data.json --to json --pretty\n  codec render - --accept 'text/markdown, */*;q=0.1' < data.json"
     )]
     Render(RenderArgs),
     /// Read markdown (codec-md's, or GFM tables and key lists) back into JSON.
     #[command(
-        after_help = "Examples:\n  codec render --sample | codec parse\n  codec parse notes.md --lossless\n  codec render --sample | codec parse --table"
+        after_help = "Examples:\n  codec render --sample | codec parse\n  codec parse notes.md --lossless\n  codec render data.json | codec parse --table"
     )]
     Parse(ParseArgs),
     /// Negotiate an Accept header as a server would and print the chosen type.
@@ -36,7 +36,7 @@ pub(crate) enum Command {
     Stats(StatsArgs),
     /// Serve DIR/NAME.json at /NAME, negotiated by Accept and ?format=.
     #[command(
-        after_help = "Example:\n  codec serve --addr 127.0.0.1:8080 &\n  curl -H 'Accept: text/markdown' http://127.0.0.1:8080/github"
+        after_help = "Example:\n  codec serve --addr 127.0.0.1:8080 &\n  curl --retry 5 --retry-connrefused -H 'Accept: text/markdown' http://127.0.0.1:8080/github"
     )]
     Serve(ServeArgs),
 }

@@ -275,6 +275,100 @@ fn help_everywhere() {
     }
 }
 
+/// The commands `codec --help` lists (without clap's `help`).
+fn subcommands() -> Vec<String> {
+    let help = stdout(&codec(&["--help"], b""));
+    help.lines()
+        .skip_while(|line| *line != "Commands:")
+        .skip(1)
+        .take_while(|line| line.starts_with("  "))
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The command lines under `Example:` or `Examples:` in a help text.
+fn examples(help: &str) -> Vec<String> {
+    let mut lines = help.lines();
+    let mut found = Vec::new();
+    while let Some(line) = lines.next() {
+        if line == "Example:" || line == "Examples:" {
+            found.extend(
+                lines
+                    .by_ref()
+                    .take_while(|l| l.starts_with("  "))
+                    .map(|l| l.trim().to_owned()),
+            );
+        }
+    }
+    found
+}
+
+/// Every example of every `--help` runs as written, in bash with `codec`
+/// on the PATH, `set -euo pipefail`, in a directory holding the files the
+/// examples name (`data.json`, `notes.md`, `data/*.json`). The one
+/// rewrite: the serve example's port becomes a free one, since 8080 may be
+/// taken on the machine running the tests. A background server is killed
+/// when its script ends.
+#[test]
+fn every_help_example_runs() {
+    let dir = temp_dir("help-examples");
+    std::fs::write(dir.join("data.json"), ROWS).unwrap();
+    std::fs::write(
+        dir.join("notes.md"),
+        "- **port**: \"8080\"\n- **tags**: \\[x]\n- **note**: \"\"\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.join("data")).unwrap();
+    std::fs::write(dir.join("data/rows.json"), ROWS).unwrap();
+    std::fs::write(
+        dir.join("data/config.json"),
+        br#"{"name":"api","port":8080}"#,
+    )
+    .unwrap();
+    let bin = PathBuf::from(env!("CARGO_BIN_EXE_codec"));
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let commands = subcommands();
+    assert!(commands.len() >= 5, "{commands:?}");
+    for command in commands {
+        let help = stdout(&codec(&[&command, "--help"], b""));
+        let examples = examples(&help);
+        assert!(!examples.is_empty(), "{command} --help has no example");
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let script = format!(
+            "trap 'kill $(jobs -p) 2>/dev/null || true' EXIT\n{}\n",
+            examples.join("\n")
+        )
+        .replace("127.0.0.1:8080", &format!("127.0.0.1:{port}"));
+        let out = Command::new("bash")
+            .args(["-euo", "pipefail", "-c", &script])
+            .current_dir(&dir)
+            .env("PATH", &path)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{command} --help examples failed ({}):\n{script}\nstderr:\n{}",
+            out.status,
+            stderr(&out)
+        );
+        assert!(
+            !out.stdout.is_empty(),
+            "{command}: no output from\n{script}"
+        );
+    }
+}
+
 /// One HTTP/1.1 request over a fresh connection: (status, headers, body).
 fn get(addr: &str, target: &str, accept: Option<&str>) -> (u16, String, String) {
     let mut stream = TcpStream::connect(addr).unwrap();
