@@ -1,40 +1,61 @@
 //! `codec serve`: each `DIR/NAME.json` at `/NAME`, negotiated.
+//!
+//! Built to stay up under hostile load: each representation is rendered
+//! once and its bytes shared ([`documents`]), a bound on responses in
+//! flight answers `503` beyond it, and timers close slow and idle
+//! connections ([`connection`]).
+
+mod body;
+mod connection;
+mod documents;
 
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use axum::body::Body;
-use axum::extract::{Request, State};
-use axum::http::{header, HeaderValue, Method, StatusCode};
-use axum::response::Response;
-use axum::Router;
+use bytes::Bytes;
 use codec_core::{Map, Value};
+use http::header::{self, HeaderValue};
+use http::request::Parts;
+use http::{Method, Request, Response, StatusCode};
+use hyper::body::Incoming;
 use negotiate::Negotiator;
+use tokio::sync::Semaphore;
 
 use crate::cli::ServeArgs;
 use crate::error::CliError;
 use crate::input;
 
+use self::body::SharedBody;
+use self::connection::Timeouts;
+use self::documents::Document;
+
+/// What the server publishes, and its bound on concurrent work.
+#[derive(Debug)]
 struct Site {
     negotiator: Negotiator,
-    /// Documents by route name, sorted so the index is deterministic.
-    documents: BTreeMap<String, Value>,
+    /// Documents by name, sorted so the index is deterministic.
+    documents: BTreeMap<String, Document>,
+    /// `/`: the list of documents, negotiated like any other.
+    index: Document,
+    /// One slot per response that renders or sends a document.
+    work: Arc<Semaphore>,
 }
 
 pub(crate) fn run(args: &ServeArgs) -> Result<(), CliError> {
     let documents = match &args.dir {
-        Some(dir) => load_dir(dir)?,
+        Some(dir) => documents::load_dir(dir)?,
         None => BTreeMap::from([(
             input::SAMPLE_NAME.to_owned(),
             input::parse_json(input::SAMPLE, "sample")?,
         )]),
     };
-    let site = Arc::new(Site {
-        negotiator: crate::registry::negotiator(&args.codec)?,
-        documents,
-    });
+    let negotiator = crate::registry::negotiator(&args.codec)?;
+    let site = Arc::new(Site::new(negotiator, documents, args.max_concurrent));
+    let timeouts = Timeouts {
+        header: args.header_timeout,
+        idle: args.idle_timeout,
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -49,87 +70,94 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), CliError> {
             "codec: serving {} document(s) on http://{addr}/ (Ctrl-C stops)",
             site.documents.len()
         );
-        for name in site.documents.keys() {
-            eprintln!("codec:   http://{addr}/{name}");
+        for document in site.documents.values() {
+            eprintln!("codec:   http://{addr}{}", document.path());
         }
-        let app = Router::new().fallback(handle).with_state(site);
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-                eprintln!("codec: stopping");
-            })
-            .await
-            .map_err(CliError::Serve)
-    })
-}
-
-/// Reads every `*.json` of `dir`; a file that does not parse stops the
-/// server before it starts, naming the file, line and column.
-fn load_dir(dir: &Path) -> Result<BTreeMap<String, Value>, CliError> {
-    let entries = std::fs::read_dir(dir).map_err(|source| CliError::Read {
-        path: dir.to_owned(),
-        source,
+        eprintln!(
+            "codec: at most {} responses at once; header timeout {}, idle timeout {}",
+            args.max_concurrent,
+            seconds(timeouts.header),
+            seconds(timeouts.idle)
+        );
+        let stop = async {
+            let _ = tokio::signal::ctrl_c().await;
+            eprintln!("codec: stopping");
+        };
+        connection::serve(listener, timeouts, move |r| handle(site.clone(), r), stop).await;
+        Ok(())
     })?;
-    let mut documents = BTreeMap::new();
-    for entry in entries {
-        let path = entry
-            .map_err(|source| CliError::Read {
-                path: dir.to_owned(),
-                source,
-            })?
-            .path();
-        if path.extension().is_some_and(|e| e == "json") && path.is_file() {
-            let (bytes, name) = input::read(Some(&path))?;
-            let value = input::parse_json(&bytes, &name)?;
-            let stem = path
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            documents.insert(stem, value);
+    // A first rendering still running on a blocking thread is abandoned.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    Ok(())
+}
+
+fn seconds(duration: Duration) -> String {
+    format!("{}s", duration.as_secs_f64())
+}
+
+impl Site {
+    fn new(
+        negotiator: Negotiator,
+        documents: BTreeMap<String, Value>,
+        max_concurrent: usize,
+    ) -> Site {
+        let codecs = negotiator.codecs().len();
+        let documents: BTreeMap<String, Document> = documents
+            .into_iter()
+            .map(|(name, value)| {
+                let document = Document::new(&name, value, codecs);
+                (name, document)
+            })
+            .collect();
+        let index = Value::Array(
+            documents
+                .iter()
+                .map(|(name, document)| {
+                    let mut entry = Map::with_capacity(2);
+                    entry.insert("name", Value::from(name.as_str()));
+                    entry.insert("path", Value::from(document.path()));
+                    Value::Object(entry)
+                })
+                .collect(),
+        );
+        Site {
+            index: Document::new("", index, codecs),
+            documents,
+            negotiator,
+            work: Arc::new(Semaphore::new(max_concurrent)),
         }
     }
-    if documents.is_empty() {
-        return Err(CliError::Input(format!(
-            "{}: no .json files to serve",
-            dir.display()
-        )));
-    }
-    Ok(documents)
 }
 
-async fn handle(State(site): State<Arc<Site>>, request: Request) -> Response {
+async fn handle(site: Arc<Site>, request: Request<Incoming>) -> Response<SharedBody> {
     let started = Instant::now();
-    let method = request.method().clone();
-    let target = request
-        .uri()
-        .path_and_query()
-        .map_or("/".to_owned(), |pq| pq.as_str().to_owned());
-    let (response, format) = respond(&site, &request, &target);
-    eprintln!(
-        "{method} {target} {} {format} {}B {:.1}ms",
-        response.status().as_u16(),
-        body_len(&response),
-        started.elapsed().as_secs_f64() * 1000.0
-    );
-    if method == Method::HEAD {
-        let (parts, _) = response.into_parts();
-        return Response::from_parts(parts, Body::empty());
-    }
-    response
-}
-
-fn body_len(response: &Response) -> u64 {
-    response
+    // The body of a GET means nothing here; hyper discards it.
+    let (parts, _) = request.into_parts();
+    let (response, format) = respond(&site, &parts).await;
+    let target = parts.uri.path_and_query().map_or("/", |pq| pq.as_str());
+    let bytes = response
         .headers()
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0)
+        .unwrap_or("0");
+    eprintln!(
+        "{} {target} {} {format} {bytes}B {:.1}ms",
+        parts.method,
+        response.status().as_u16(),
+        started.elapsed().as_secs_f64() * 1000.0
+    );
+    if parts.method == Method::HEAD {
+        // The headers of GET (Content-Length included), no body: its slot
+        // of the work bound is given back at once.
+        let (parts, _) = response.into_parts();
+        return Response::from_parts(parts, SharedBody::empty());
+    }
+    response
 }
 
 /// The response and the format that wrote it (`-` for errors).
-fn respond(site: &Site, request: &Request, target: &str) -> (Response, &'static str) {
-    if request.method() != Method::GET && request.method() != Method::HEAD {
+async fn respond(site: &Site, request: &Parts) -> (Response<SharedBody>, &'static str) {
+    if request.method != Method::GET && request.method != Method::HEAD {
         return (
             text(
                 StatusCode::METHOD_NOT_ALLOWED,
@@ -138,24 +166,23 @@ fn respond(site: &Site, request: &Request, target: &str) -> (Response, &'static 
             "-",
         );
     }
-    let name = request.uri().path().trim_start_matches('/');
-    let index;
-    let value = if name.is_empty() {
-        index = index_of(site);
-        &index
+    let name = request.uri.path().trim_start_matches('/');
+    let document = if name.is_empty() {
+        &site.index
     } else {
         match site.documents.get(name) {
-            Some(value) => value,
+            Some(document) => document,
             None => {
                 let mut body = format!("404 Not Found: no document {name:?}. Available:\n");
-                for name in site.documents.keys() {
-                    body.push_str(&format!("  /{name}\n"));
+                for document in site.documents.values() {
+                    body.push_str(&format!("  {}\n", document.path()));
                 }
                 return (text(StatusCode::NOT_FOUND, body), "-");
             }
         }
     };
-    let accept = request.headers().get_all(header::ACCEPT);
+    let target = request.uri.path_and_query().map_or("/", |pq| pq.as_str());
+    let accept = request.headers.get_all(header::ACCEPT);
     let outcome = match site.negotiator.negotiate_target(accept.iter(), target) {
         Ok(outcome) => outcome,
         Err(unknown) => {
@@ -172,53 +199,73 @@ fn respond(site: &Site, request: &Request, target: &str) -> (Response, &'static 
         Ok(selection) => selection,
         Err(refusal) => return (text(StatusCode::NOT_ACCEPTABLE, refusal.body()), "-"),
     };
-    let mut body = Vec::new();
-    if let Err(e) = selection.codec().encode_value(value, &mut body) {
-        return (
-            text(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                format!("500 Internal Server Error: {e}\n"),
-            ),
-            "-",
-        );
-    }
-    let content_type = HeaderValue::from_str(selection.content_type().as_str())
-        .unwrap_or(HeaderValue::from_static("application/octet-stream"));
     let format = match selection.format() {
         "json" => "json",
         "md" => "md",
         "mcp" => "mcp",
         _ => "other",
     };
-    (with_headers(StatusCode::OK, content_type, body), format)
+    // Beyond the bound, a quick refusal rather than memory and time the
+    // server may not have.
+    let Ok(slot) = site.work.clone().try_acquire_owned() else {
+        let mut response = text(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "503 Service Unavailable: too many responses in flight; retry shortly\n".into(),
+        );
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        return (response, format);
+    };
+    let index = site
+        .negotiator
+        .codecs()
+        .position(|codec| codec.format() == selection.format());
+    let rendered = match index {
+        Some(index) => document.rendered(index, selection.codec()).await,
+        None => Err(format!("no codec named {}", selection.format())),
+    };
+    let bytes = match rendered {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            return (
+                text(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    format!("500 Internal Server Error: {e}\n"),
+                ),
+                format,
+            )
+        }
+    };
+    let header = HeaderValue::from_str(selection.content_type().as_str())
+        .unwrap_or(HeaderValue::from_static("application/octet-stream"));
+    let len = bytes.len();
+    let response = with_headers(
+        StatusCode::OK,
+        header,
+        len,
+        SharedBody::holding(bytes, slot),
+    );
+    (response, format)
 }
 
-/// `/`: the list of documents, negotiated like any other.
-fn index_of(site: &Site) -> Value {
-    Value::Array(
-        site.documents
-            .keys()
-            .map(|name| {
-                let mut entry = Map::with_capacity(2);
-                entry.insert("name", Value::from(name.as_str()));
-                entry.insert("path", Value::from(format!("/{name}")));
-                Value::Object(entry)
-            })
-            .collect(),
-    )
-}
-
-fn text(status: StatusCode, body: String) -> Response {
+fn text(status: StatusCode, body: String) -> Response<SharedBody> {
+    let len = body.len();
     with_headers(
         status,
         HeaderValue::from_static("text/plain; charset=utf-8"),
-        body.into_bytes(),
+        len,
+        SharedBody::from(Bytes::from(body)),
     )
 }
 
-fn with_headers(status: StatusCode, content_type: HeaderValue, body: Vec<u8>) -> Response {
-    let len = body.len();
-    let mut response = Response::new(Body::from(body));
+fn with_headers(
+    status: StatusCode,
+    content_type: HeaderValue,
+    len: usize,
+    body: SharedBody,
+) -> Response<SharedBody> {
+    let mut response = Response::new(body);
     *response.status_mut() = status;
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, content_type);

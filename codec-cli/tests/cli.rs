@@ -1,10 +1,12 @@
 //! The real `codec` binary, every command and its error paths.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
-use std::time::Duration;
+
+mod common;
+
+use common::{temp_dir, ROWS};
 
 fn codec(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_codec"))
@@ -25,15 +27,6 @@ fn stdout(output: &Output) -> String {
 fn stderr(output: &Output) -> String {
     String::from_utf8(output.stderr.clone()).unwrap()
 }
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("codec-cli-test-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-const ROWS: &[u8] =
-    br#"[{"id":1,"name":"Ada","score":0.98},{"id":2,"name":"Bo | Lin","score":1.10}]"#;
 
 #[test]
 fn render_defaults_to_markdown() {
@@ -367,111 +360,6 @@ fn every_help_example_runs() {
             "{command}: no output from\n{script}"
         );
     }
-}
-
-/// One HTTP/1.1 request over a fresh connection: (status, headers, body).
-fn get(addr: &str, target: &str, accept: Option<&str>) -> (u16, String, String) {
-    let mut stream = TcpStream::connect(addr).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(10)))
-        .unwrap();
-    let accept = accept.map_or(String::new(), |a| format!("Accept: {a}\r\n"));
-    write!(
-        stream,
-        "GET {target} HTTP/1.1\r\nHost: {addr}\r\n{accept}Connection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
-    let (head, body) = response.split_once("\r\n\r\n").unwrap();
-    let status = head[9..12].parse().unwrap();
-    (status, head.to_ascii_lowercase(), body.to_owned())
-}
-
-#[test]
-fn serve_over_real_http() {
-    let dir = temp_dir("serve");
-    std::fs::write(dir.join("rows.json"), ROWS).unwrap();
-    std::fs::write(dir.join("notes.txt"), "not served").unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_codec"))
-        .args(["serve", "--addr", "127.0.0.1:0", dir.to_str().unwrap()])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut log = BufReader::new(child.stderr.take().unwrap());
-    let mut first = String::new();
-    log.read_line(&mut first).unwrap();
-    let addr = first
-        .split("http://")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .unwrap_or_else(|| panic!("no address in {first:?}"))
-        .to_owned();
-
-    let (status, head, body) = get(&addr, "/rows", Some("text/markdown"));
-    assert_eq!(status, 200);
-    assert!(
-        head.contains("content-type: text/markdown; charset=utf-8; variant=gfm"),
-        "{head}"
-    );
-    assert!(head.contains("vary: accept"), "{head}");
-    assert!(body.starts_with("|id|name|score|"), "{body}");
-
-    let (status, head, body) = get(&addr, "/rows", None);
-    assert_eq!(status, 200);
-    assert!(head.contains("content-type: application/json"), "{head}");
-    assert_eq!(body.as_bytes(), ROWS);
-
-    let (status, _, body) = get(&addr, "/rows?format=md", Some("application/json"));
-    assert_eq!(status, 200);
-    assert!(body.starts_with("|id|"));
-
-    let (status, head, body) = get(&addr, "/rows", Some("image/png"));
-    assert_eq!(status, 406);
-    assert!(head.contains("vary: accept"));
-    assert!(
-        body.contains("application/json") && body.contains("text/markdown"),
-        "{body}"
-    );
-
-    let (status, _, body) = get(&addr, "/rows?format=yaml", None);
-    assert_eq!(status, 400);
-    assert!(body.contains("json, md, mcp"), "{body}");
-
-    let (status, _, body) = get(&addr, "/missing", None);
-    assert_eq!(status, 404);
-    assert!(body.contains("/rows"));
-
-    let (status, _, body) = get(&addr, "/", Some("text/markdown"));
-    assert_eq!(status, 200);
-    assert_eq!(body, "|name|path|\n|---|---|\n|rows|/rows|\n");
-
-    // One log line per request, then a clean stop on Ctrl-C (SIGINT).
-    let mut lines = Vec::new();
-    for _ in 0..7 {
-        let mut line = String::new();
-        log.read_line(&mut line).unwrap();
-        if line.starts_with("codec:   ") {
-            continue;
-        }
-        lines.push(line);
-    }
-    assert!(
-        lines.iter().any(|l| l.starts_with("GET /rows 200 md ")),
-        "{lines:?}"
-    );
-    assert!(
-        lines.iter().any(|l| l.starts_with("GET /rows 406 - ")),
-        "{lines:?}"
-    );
-    let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(0));
 }
 
 #[test]

@@ -1,0 +1,137 @@
+//! The documents `serve` publishes: read once from DIR at start, each
+//! representation rendered once, on first request, and shared.
+//!
+//! Rendering per request made memory grow with clients × document size
+//! (200 clients of a 20 MB document: 5.2 GB; issue 17, finding 3). A
+//! document's value never changes after start, so neither does its
+//! rendering by a codec: the first request for a format renders it (on a
+//! blocking thread; concurrent requests for it wait for that one), and
+//! every later request gets the same bytes, shared, never copied. Lazily,
+//! so a format nobody asks for costs nothing: a directory of documents
+//! costs their values plus the representations clients actually fetch,
+//! each at most once.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use codec_core::{Codec, Value};
+use tokio::sync::OnceCell;
+
+use crate::error::CliError;
+use crate::input;
+
+/// One document: its value, its URL path and the representations
+/// rendered so far.
+#[derive(Debug)]
+pub(crate) struct Document {
+    path: String,
+    value: Arc<Value>,
+    /// One cell per codec of the negotiator, in its order. A codec's
+    /// failure is kept too: rendering is deterministic.
+    rendered: Vec<OnceCell<Result<Bytes, String>>>,
+}
+
+impl Document {
+    /// `name` is the route name (`""` for the index); `codecs` the number
+    /// of codecs that may render it.
+    pub(crate) fn new(name: &str, value: Value, codecs: usize) -> Document {
+        Document {
+            path: format!("/{name}"),
+            value: Arc::new(value),
+            rendered: (0..codecs).map(|_| OnceCell::new()).collect(),
+        }
+    }
+
+    /// The path it is served at.
+    pub(crate) fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The bytes of `codec`, the negotiator's codec number `index`:
+    /// rendered on the first call, shared after.
+    pub(crate) async fn rendered(
+        &self,
+        index: usize,
+        codec: &Arc<dyn Codec>,
+    ) -> Result<Bytes, String> {
+        let Some(cell) = self.rendered.get(index) else {
+            return Err(format!("no codec number {index}"));
+        };
+        cell.get_or_init(|| {
+            let (codec, value) = (codec.clone(), self.value.clone());
+            async move {
+                // A large document takes a while: off the async workers.
+                tokio::task::spawn_blocking(move || render(codec.as_ref(), &value))
+                    .await
+                    .unwrap_or_else(|e| Err(format!("rendering failed: {e}")))
+            }
+        })
+        .await
+        .clone()
+    }
+}
+
+fn render(codec: &dyn Codec, value: &Value) -> Result<Bytes, String> {
+    let mut out = Vec::new();
+    codec
+        .encode_value(value, &mut out)
+        .map_err(|e| format!("cannot encode as {}: {e}", codec.format()))?;
+    // Kept for the server's life: no growth slack.
+    out.shrink_to_fit();
+    Ok(Bytes::from(out))
+}
+
+/// Reads every `*.json` of `dir`; a file that does not parse stops the
+/// server before it starts, naming the file, line and column.
+pub(crate) fn load_dir(dir: &Path) -> Result<BTreeMap<String, Value>, CliError> {
+    let entries = std::fs::read_dir(dir).map_err(|source| CliError::Read {
+        path: dir.to_owned(),
+        source,
+    })?;
+    let mut documents = BTreeMap::new();
+    for entry in entries {
+        let path = entry
+            .map_err(|source| CliError::Read {
+                path: dir.to_owned(),
+                source,
+            })?
+            .path();
+        if path.extension().is_some_and(|e| e == "json") && path.is_file() {
+            let (bytes, name) = input::read(Some(&path))?;
+            let value = input::parse_json(&bytes, &name)?;
+            let stem = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            documents.insert(stem, value);
+        }
+    }
+    if documents.is_empty() {
+        return Err(CliError::Input(format!(
+            "{}: no .json files to serve",
+            dir.display()
+        )));
+    }
+    Ok(documents)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_representation_is_rendered_once_and_shared() {
+        let codec: Arc<dyn Codec> = Arc::new(codec_json::JsonCodec::new());
+        let value = codec_core::from_str(r#"{"a":[1,2]}"#).unwrap();
+        let document = Document::new("rows", value, 1);
+        assert_eq!(document.path(), "/rows");
+        let first = document.rendered(0, &codec).await.unwrap();
+        let second = document.rendered(0, &codec).await.unwrap();
+        assert_eq!(&first[..], br#"{"a":[1,2]}"#);
+        // The same allocation, not a copy.
+        assert_eq!(first.as_ptr(), second.as_ptr());
+        assert!(document.rendered(1, &codec).await.is_err());
+    }
+}

@@ -1,0 +1,493 @@
+//! `codec serve` over real sockets: the built binary on 127.0.0.1 (port
+//! 0), raw HTTP/1.1 over `TcpStream`s, hostile clients included. Every wait
+//! is bounded, and a server is killed when its test ends.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+mod common;
+
+use common::{temp_dir, ROWS};
+
+/// How long any single wait of a test may last.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// A running `codec serve`, its address and its log (stderr) lines.
+struct Server {
+    child: Child,
+    addr: String,
+    /// What it wrote before it listened (warnings about skipped files).
+    startup: Vec<String>,
+    log: Receiver<String>,
+}
+
+impl Server {
+    /// `codec serve --addr 127.0.0.1:0 ARGS`, once it listens.
+    fn start(args: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_codec"))
+            .args(["serve", "--addr", "127.0.0.1:0"])
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the codec binary starts");
+        let stderr = BufReader::new(child.stderr.take().unwrap());
+        let (tx, log) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in stderr.lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        // Killed on drop, should it never listen.
+        let mut server = Server {
+            child,
+            addr: String::new(),
+            startup: Vec::new(),
+            log,
+        };
+        loop {
+            let line = server
+                .log
+                .recv_timeout(PATIENCE)
+                .unwrap_or_else(|_| panic!("the server did not start: {:?}", server.startup));
+            if let Some(rest) = line.split(" on http://").nth(1) {
+                server.addr = rest.split('/').next().unwrap().to_owned();
+                return server;
+            }
+            server.startup.push(line);
+        }
+    }
+
+    /// The next log line that starts with `prefix`, skipping others.
+    fn log_line(&self, prefix: &str) -> String {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self
+                .log
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no log line starting with {prefix:?}"));
+            if line.starts_with(prefix) {
+                return line;
+            }
+        }
+    }
+
+    /// A field of /proc/PID/status in kB (`VmRSS`, `VmHWM`).
+    #[cfg(target_os = "linux")]
+    fn status_kb(&self, field: &str) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
+            .and_then(|v| v.trim().strip_suffix(" kB")?.parse().ok())
+            .unwrap_or_else(|| panic!("no {field} in {status}"))
+    }
+
+    /// Ctrl-C (SIGINT); returns the exit code.
+    fn interrupt(&mut self) -> Option<i32> {
+        let killed = Command::new("kill")
+            .args(["-INT", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let deadline = Instant::now() + PATIENCE;
+        while Instant::now() < deadline {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.code();
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("the server did not stop on SIGINT");
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[derive(Debug)]
+struct Reply {
+    status: u16,
+    /// Names in lower case.
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Reply {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn text(&self) -> String {
+        String::from_utf8(self.body.clone()).unwrap()
+    }
+}
+
+fn connect(addr: &str) -> TcpStream {
+    let stream = TcpStream::connect(addr).unwrap();
+    stream.set_read_timeout(Some(PATIENCE)).unwrap();
+    stream.set_write_timeout(Some(PATIENCE)).unwrap();
+    stream
+}
+
+/// Splits a whole response.
+fn parse_reply(raw: &[u8]) -> Reply {
+    let end = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .unwrap_or_else(|| panic!("no header block in {:?}", String::from_utf8_lossy(raw)));
+    let head = std::str::from_utf8(&raw[..end]).unwrap();
+    let mut lines = head.split("\r\n");
+    let status = lines.next().unwrap()[9..12].parse().unwrap();
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    Reply {
+        status,
+        headers,
+        body: raw[end + 4..].to_vec(),
+    }
+}
+
+/// Sends `raw` as is on a fresh connection and reads to the end.
+fn exchange(addr: &str, raw: &str) -> Reply {
+    let mut stream = connect(addr);
+    stream.write_all(raw.as_bytes()).unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).unwrap();
+    parse_reply(&response)
+}
+
+/// `METHOD TARGET HTTP/1.1` with `Host`, `Connection: close` and an
+/// optional `Accept`.
+fn request(addr: &str, method: &str, target: &str, accept: Option<&str>) -> Reply {
+    let accept = accept.map_or(String::new(), |a| format!("Accept: {a}\r\n"));
+    exchange(
+        addr,
+        &format!("{method} {target} HTTP/1.1\r\nHost: {addr}\r\n{accept}Connection: close\r\n\r\n"),
+    )
+}
+
+fn get(addr: &str, target: &str, accept: Option<&str>) -> Reply {
+    request(addr, "GET", target, accept)
+}
+
+/// About `rows` × 160 bytes of JSON: an array of uniform objects.
+fn big_rows(rows: usize) -> Vec<u8> {
+    let mut out = b"[".to_vec();
+    for i in 0..rows {
+        if i > 0 {
+            out.push(b',');
+        }
+        write!(
+            out,
+            r#"{{"id":{i},"name":"row number {i}","note":"a long enough note to make the document big, row {i}","ok":true}}"#
+        )
+        .unwrap();
+    }
+    out.push(b']');
+    out
+}
+
+fn write_doc(dir: &Path, name: &str, bytes: &[u8]) {
+    std::fs::write(dir.join(name), bytes).unwrap();
+}
+
+#[test]
+fn serve_over_real_http() {
+    let dir = temp_dir("serve");
+    write_doc(&dir, "rows.json", ROWS);
+    write_doc(&dir, "notes.txt", b"not served");
+    let mut server = Server::start(&[dir.to_str().unwrap()]);
+    let addr = server.addr.clone();
+
+    let reply = get(&addr, "/rows", Some("text/markdown"));
+    assert_eq!(reply.status, 200);
+    assert_eq!(
+        reply.header("content-type"),
+        Some("text/markdown; charset=utf-8; variant=GFM")
+    );
+    assert_eq!(reply.header("vary"), Some("Accept"));
+    assert!(reply.text().starts_with("|id|name|score|"), "{reply:?}");
+
+    let reply = get(&addr, "/rows", None);
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.header("content-type"), Some("application/json"));
+    assert_eq!(reply.body, ROWS);
+
+    let reply = get(&addr, "/rows?format=md", Some("application/json"));
+    assert_eq!(reply.status, 200);
+    assert!(reply.text().starts_with("|id|"));
+
+    let reply = get(&addr, "/rows", Some("image/png"));
+    assert_eq!(reply.status, 406);
+    assert_eq!(reply.header("vary"), Some("Accept"));
+    let body = reply.text();
+    assert!(
+        body.contains("application/json") && body.contains("text/markdown"),
+        "{body}"
+    );
+
+    let reply = get(&addr, "/rows?format=yaml", None);
+    assert_eq!(reply.status, 400);
+    assert!(reply.text().contains("json, md, mcp"), "{reply:?}");
+
+    let reply = get(&addr, "/missing", None);
+    assert_eq!(reply.status, 404);
+    assert!(reply.text().contains("/rows"));
+
+    let reply = get(&addr, "/", Some("text/markdown"));
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.text(), "|name|path|\n|---|---|\n|rows|/rows|\n");
+
+    // HEAD: the headers of GET, no body.
+    let reply = request(&addr, "HEAD", "/rows", None);
+    assert_eq!(reply.status, 200);
+    assert_eq!(
+        reply.header("content-length"),
+        Some(ROWS.len().to_string().as_str())
+    );
+    assert!(reply.body.is_empty(), "{reply:?}");
+
+    // One log line per request, then a clean stop on Ctrl-C (SIGINT).
+    let line = server.log_line("GET /rows ");
+    assert!(line.starts_with("GET /rows 200 "), "{line}");
+    assert_eq!(server.interrupt(), Some(0));
+}
+
+/// Issue 17, finding 3: every request rendered its own copy of the body,
+/// so 200 clients of a 20 MB document took the server to 5.2 GB. Each
+/// representation is now rendered once and its bytes shared: with 32
+/// replies in flight at once (each client has read only its status line),
+/// the server's peak memory grows by a few renderings, not 32.
+#[cfg(target_os = "linux")]
+#[test]
+fn concurrent_requests_share_one_rendering() {
+    const CLIENTS: usize = 32;
+    let dir = temp_dir("memory");
+    let doc = big_rows(150_000);
+    let size_kb = doc.len() as u64 / 1024;
+    assert!(size_kb > 15_000, "{size_kb} kB");
+    write_doc(&dir, "big.json", &doc);
+    let server = Server::start(&[dir.to_str().unwrap()]);
+    let idle_kb = server.status_kb("VmRSS");
+    for accept in ["application/json", "text/markdown"] {
+        let mut clients: Vec<TcpStream> = (0..CLIENTS)
+            .map(|_| {
+                let mut stream = connect(&server.addr);
+                write!(
+                    stream,
+                    "GET /big HTTP/1.1\r\nHost: x\r\nAccept: {accept}\r\nConnection: close\r\n\r\n"
+                )
+                .unwrap();
+                stream
+            })
+            .collect();
+        // Every reply has started, and none is read further: all are in
+        // flight at once.
+        for stream in &mut clients {
+            let mut status = [0; 12];
+            stream.read_exact(&mut status).unwrap();
+            assert_eq!(&status, b"HTTP/1.1 200", "{accept}");
+        }
+        let peak_kb = server.status_kb("VmHWM");
+        let mut lengths = Vec::new();
+        for mut stream in clients {
+            let mut rest = Vec::new();
+            stream.read_to_end(&mut rest).unwrap();
+            let reply = parse_reply(&[b"HTTP/1.1 200".as_slice(), &rest].concat());
+            assert_eq!(
+                reply.header("content-length"),
+                Some(reply.body.len().to_string().as_str())
+            );
+            lengths.push(reply.body.len());
+        }
+        lengths.dedup();
+        assert_eq!(lengths.len(), 1, "{accept}: every client got the same body");
+        let grown_kb = peak_kb.saturating_sub(idle_kb);
+        assert!(
+            grown_kb < CLIENTS as u64 * size_kb / 4,
+            "{accept}: the server grew by {grown_kb} kB for {CLIENTS} replies of a {size_kb} kB document"
+        );
+    }
+}
+
+/// Beyond `--max-concurrent`, a quick `503` with `Retry-After`, not more
+/// work. A response holds its slot until its client has (nearly) all of
+/// it, so a client that reads only the status line of a large document
+/// holds the only slot, deterministically: the document is far larger
+/// than what the sockets and hyper's buffer take without the client
+/// reading.
+#[test]
+fn beyond_the_bound_a_503_with_retry_after() {
+    let dir = temp_dir("bound");
+    write_doc(&dir, "big.json", &big_rows(150_000));
+    write_doc(&dir, "rows.json", ROWS);
+    let server = Server::start(&["--max-concurrent", "1", dir.to_str().unwrap()]);
+    let addr = server.addr.as_str();
+
+    let mut holder = connect(addr);
+    write!(
+        holder,
+        "GET /big HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut status = [0; 12];
+    holder.read_exact(&mut status).unwrap();
+    assert_eq!(&status, b"HTTP/1.1 200");
+
+    for target in ["/rows", "/big", "/"] {
+        let reply = get(addr, target, Some("text/markdown"));
+        assert_eq!(reply.status, 503, "{target}: {reply:?}");
+        assert_eq!(reply.header("retry-after"), Some("1"), "{reply:?}");
+        assert!(
+            reply.text().starts_with("503 Service Unavailable"),
+            "{reply:?}"
+        );
+    }
+    // What needs no work is still answered.
+    assert_eq!(get(addr, "/missing", None).status, 404);
+    server.log_line("GET /rows 503 ");
+
+    // The holder reads the rest; its slot is free again.
+    let mut rest = Vec::new();
+    holder.read_to_end(&mut rest).unwrap();
+    let reply = get(addr, "/rows", None);
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert_eq!(reply.body, ROWS);
+}
+
+/// Issue 17, finding 4: slowloris connections (half a request line; a
+/// header byte every 200 ms) are closed once the header timeout passes, a
+/// kept-alive connection with no next request too, and a client that
+/// stops reading a response once the idle timeout passes; requests are
+/// served all the while.
+#[test]
+fn slow_and_idle_connections_are_closed_while_requests_are_served() {
+    let dir = temp_dir("slow");
+    write_doc(&dir, "rows.json", ROWS);
+    write_doc(&dir, "big.json", &big_rows(150_000));
+    let server = Server::start(&[
+        "--header-timeout",
+        "1s",
+        "--idle-timeout",
+        "2s",
+        dir.to_str().unwrap(),
+    ]);
+    let addr = server.addr.clone();
+    // Warm the big document's rendering, so the idle client below is idle
+    // from its first bytes.
+    assert_eq!(get(&addr, "/big", None).status, 200);
+
+    let started = Instant::now();
+    let half_lines: Vec<TcpStream> = (0..20)
+        .map(|_| {
+            let mut stream = connect(&addr);
+            stream.write_all(b"GET /rows HT").unwrap();
+            stream
+        })
+        .collect();
+    let tricklers: Vec<_> = (0..5)
+        .map(|_| {
+            let addr = addr.clone();
+            std::thread::spawn(move || {
+                let mut stream = connect(&addr);
+                stream
+                    .write_all(b"GET /rows HTTP/1.1\r\nHost: x\r\n")
+                    .unwrap();
+                stream
+                    .set_read_timeout(Some(Duration::from_millis(200)))
+                    .unwrap();
+                let started = Instant::now();
+                while started.elapsed() < PATIENCE {
+                    if stream.write_all(b"x").is_err() {
+                        return started.elapsed();
+                    }
+                    let mut buf = [0; 256];
+                    match stream.read(&mut buf) {
+                        Ok(0) => return started.elapsed(),
+                        Err(e)
+                            if e.kind() != std::io::ErrorKind::WouldBlock
+                                && e.kind() != std::io::ErrorKind::TimedOut =>
+                        {
+                            return started.elapsed()
+                        }
+                        _ => {}
+                    }
+                }
+                panic!("a trickling client was never disconnected");
+            })
+        })
+        .collect();
+    let mut kept_alive = connect(&addr);
+    write!(kept_alive, "GET /rows HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    let mut idle_reader = connect(&addr);
+    write!(
+        idle_reader,
+        "GET /big HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+
+    // Served all the while: a request every 100 ms for 2.5 s.
+    while started.elapsed() < Duration::from_millis(2500) {
+        let asked = Instant::now();
+        let reply = get(&addr, "/rows", None);
+        assert_eq!(reply.status, 200);
+        assert!(
+            asked.elapsed() < Duration::from_secs(1),
+            "{:?}",
+            asked.elapsed()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+
+    // Each closed: EOF (perhaps after a 408) or a reset, well within the
+    // patience, and after the timeout.
+    for mut stream in half_lines {
+        let mut rest = Vec::new();
+        let _ = stream.read_to_end(&mut rest);
+        assert!(
+            rest.is_empty() || rest.starts_with(b"HTTP/1.1 408"),
+            "{:?}",
+            String::from_utf8_lossy(&rest)
+        );
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    for trickler in tricklers {
+        let closed_after = trickler.join().unwrap();
+        assert!(
+            closed_after >= Duration::from_millis(900) && closed_after < Duration::from_secs(4),
+            "{closed_after:?}"
+        );
+    }
+    // The kept-alive connection got its reply, then was closed.
+    let mut replies = Vec::new();
+    let _ = kept_alive.read_to_end(&mut replies);
+    let reply = parse_reply(&replies);
+    assert_eq!((reply.status, reply.body.as_slice()), (200, ROWS));
+    // The reader that stopped got part of the body, then an end.
+    let mut partial = Vec::new();
+    let _ = idle_reader.read_to_end(&mut partial);
+    let reply = parse_reply(&partial);
+    let full: usize = reply.header("content-length").unwrap().parse().unwrap();
+    assert!(reply.body.len() < full, "{} of {full}", reply.body.len());
+}
