@@ -17,7 +17,7 @@ use bytes::Bytes;
 use codec_core::{Map, Value};
 use http::header::{self, HeaderValue};
 use http::request::Parts;
-use http::{Method, Request, Response, StatusCode};
+use http::{Method, Request, Response, StatusCode, Version};
 use hyper::body::Incoming;
 use negotiate::Negotiator;
 use tokio::sync::Semaphore;
@@ -157,14 +157,25 @@ async fn handle(site: Arc<Site>, request: Request<Incoming>) -> Response<SharedB
 
 /// The response and the format that wrote it (`-` for errors).
 async fn respond(site: &Site, request: &Parts) -> (Response<SharedBody>, &'static str) {
-    if request.method != Method::GET && request.method != Method::HEAD {
+    if let Some(problem) = host_problem(request) {
         return (
             text(
-                StatusCode::METHOD_NOT_ALLOWED,
-                "405 Method Not Allowed: use GET or HEAD\n".into(),
+                StatusCode::BAD_REQUEST,
+                format!("400 Bad Request: {problem}\n"),
             ),
             "-",
         );
+    }
+    if request.method != Method::GET && request.method != Method::HEAD {
+        let mut response = text(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "405 Method Not Allowed: use GET or HEAD\n".into(),
+        );
+        // RFC 9110 §15.5.6: a 405 lists the methods the resource has.
+        response
+            .headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+        return (response, "-");
     }
     let name = request.uri.path().trim_start_matches('/');
     let document = if name.is_empty() {
@@ -247,6 +258,34 @@ async fn respond(site: &Site, request: &Parts) -> (Response<SharedBody>, &'stati
         SharedBody::holding(bytes, slot),
     );
     (response, format)
+}
+
+/// Why the `Host` header makes the request invalid (RFC 9112 §3.2: a
+/// server must answer 400 to an HTTP/1.1 request without one, to any with
+/// more than one, or with an invalid one).
+fn host_problem(request: &Parts) -> Option<&'static str> {
+    let mut hosts = request.headers.get_all(header::HOST).iter();
+    match (hosts.next(), hosts.next()) {
+        (None, _) if request.version == Version::HTTP_11 => {
+            Some("an HTTP/1.1 request needs a Host header (RFC 9112 §3.2)")
+        }
+        (Some(_), Some(_)) => Some("more than one Host header (RFC 9112 §3.2)"),
+        (Some(host), None) if !is_valid_host(host) => {
+            Some("the Host header is not a host and port (RFC 9112 §3.2)")
+        }
+        _ => None,
+    }
+}
+
+/// `uri-host [ ":" port ]`, or empty (allowed when the target URI has no
+/// authority).
+fn is_valid_host(value: &HeaderValue) -> bool {
+    value.is_empty()
+        || value
+            .to_str()
+            .ok()
+            .and_then(|v| v.parse::<http::uri::Authority>().ok())
+            .is_some_and(|authority| !authority.as_str().contains('@'))
 }
 
 fn text(status: StatusCode, body: String) -> Response<SharedBody> {

@@ -491,3 +491,70 @@ fn slow_and_idle_connections_are_closed_while_requests_are_served() {
     let full: usize = reply.header("content-length").unwrap().parse().unwrap();
     assert!(reply.body.len() < full, "{} of {full}", reply.body.len());
 }
+
+/// RFC 9112 §3.2: an HTTP/1.1 request without `Host`, with two, or with an
+/// invalid one is a 400; HTTP/1.0 needs none.
+#[test]
+fn host_is_required_in_http11() {
+    let dir = temp_dir("host");
+    write_doc(&dir, "rows.json", ROWS);
+    let server = Server::start(&[dir.to_str().unwrap()]);
+    let cases: &[(&str, u16, &str)] = &[
+        (
+            "GET /rows HTTP/1.1\r\nConnection: close\r\n\r\n",
+            400,
+            "needs a Host header",
+        ),
+        (
+            "GET /rows HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n",
+            400,
+            "more than one Host",
+        ),
+        (
+            "GET /rows HTTP/1.1\r\nHost: a@b\r\nConnection: close\r\n\r\n",
+            400,
+            "not a host and port",
+        ),
+        (
+            "GET /rows HTTP/1.1\r\nHost: a:b:c\r\nConnection: close\r\n\r\n",
+            400,
+            "not a host and port",
+        ),
+        (
+            "GET /rows HTTP/1.1\r\nHost: example.com:8080\r\nConnection: close\r\n\r\n",
+            200,
+            "",
+        ),
+        (
+            "GET /rows HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n",
+            200,
+            "",
+        ),
+        ("GET /rows HTTP/1.0\r\n\r\n", 200, ""),
+    ];
+    for (raw, status, says) in cases {
+        let reply = exchange(&server.addr, raw);
+        assert_eq!(reply.status, *status, "{raw:?}: {reply:?}");
+        assert!(reply.text().contains(says), "{raw:?}: {reply:?}");
+    }
+}
+
+/// RFC 9110 §15.5.6: a 405 says which methods the resource has.
+#[test]
+fn method_not_allowed_names_the_allowed_ones() {
+    let dir = temp_dir("allow");
+    write_doc(&dir, "rows.json", ROWS);
+    let server = Server::start(&[dir.to_str().unwrap()]);
+    for method in ["POST", "PUT", "DELETE", "OPTIONS", "PATCH"] {
+        for target in ["/rows", "/", "/missing"] {
+            let reply = request(&server.addr, method, target, None);
+            assert_eq!(reply.status, 405, "{method} {target}");
+            assert_eq!(
+                reply.header("allow"),
+                Some("GET, HEAD"),
+                "{method} {target}"
+            );
+        }
+    }
+    assert_eq!(request(&server.addr, "HEAD", "/rows", None).status, 200);
+}
