@@ -155,8 +155,9 @@ pub(crate) struct ServeArgs {
     /// printed on stderr).
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub(crate) addr: SocketAddr,
-    /// Directory of NAME.json files to serve at /NAME; none serves the
-    /// bundled sample at /github.
+    /// Directory of NAME.json files to serve at /NAME (percent-encoded:
+    /// `My File.json` at /My%20File); none serves the bundled sample at
+    /// /github.
     pub(crate) dir: Option<PathBuf>,
     /// Responses rendering or sending a document at once; beyond it, `503
     /// Service Unavailable` with `Retry-After: 1`. A response holds its

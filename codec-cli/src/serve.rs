@@ -8,6 +8,7 @@
 mod body;
 mod connection;
 mod documents;
+mod route;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -177,11 +178,19 @@ async fn respond(site: &Site, request: &Parts) -> (Response<SharedBody>, &'stati
             .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
         return (response, "-");
     }
-    let name = request.uri.path().trim_start_matches('/');
+    let name = match route::name_of(request.uri.path()) {
+        Ok(name) => name,
+        Err(e) => {
+            return (
+                text(StatusCode::BAD_REQUEST, format!("400 Bad Request: {e}\n")),
+                "-",
+            )
+        }
+    };
     let document = if name.is_empty() {
         &site.index
     } else {
-        match site.documents.get(name) {
+        match site.documents.get(&name) {
             Some(document) => document,
             None => {
                 let mut body = format!("404 Not Found: no document {name:?}. Available:\n");

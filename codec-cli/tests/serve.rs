@@ -558,3 +558,77 @@ fn method_not_allowed_names_the_allowed_ones() {
     }
     assert_eq!(request(&server.addr, "HEAD", "/rows", None).status, 200);
 }
+
+/// Issue 14: `My File.json` was advertised as `/My File` and `/My%20File`
+/// was a 404. Names are served and advertised percent-encoded; request
+/// paths decode strictly; nothing reaches outside the loaded documents.
+#[test]
+fn names_that_need_percent_encoding() {
+    let dir = temp_dir("percent");
+    for name in ["My File", "café", "a%2Fb", "rows"] {
+        write_doc(
+            &dir,
+            &format!("{name}.json"),
+            format!(r#"{{"name":"{name}"}}"#).as_bytes(),
+        );
+    }
+    let server = Server::start(&[dir.to_str().unwrap()]);
+    let addr = server.addr.as_str();
+    let mut advertised = Vec::new();
+    for _ in 0..4 {
+        let line = server.log_line("codec:   http://");
+        advertised.push(line.split(addr).nth(1).unwrap().to_owned());
+    }
+    assert_eq!(
+        advertised,
+        ["/My%20File", "/a%252Fb", "/caf%C3%A9", "/rows"]
+    );
+    let index = get(addr, "/", None);
+    assert_eq!(
+        index.text(),
+        r#"[{"name":"My File","path":"/My%20File"},{"name":"a%2Fb","path":"/a%252Fb"},{"name":"café","path":"/caf%C3%A9"},{"name":"rows","path":"/rows"}]"#
+    );
+    let cases: &[(&str, u16, &str)] = &[
+        ("/My%20File", 200, r#"{"name":"My File"}"#),
+        ("/caf%C3%A9", 200, r#"{"name":"café"}"#),
+        ("/caf%c3%a9", 200, r#"{"name":"café"}"#),
+        ("/a%252Fb", 200, r#"{"name":"a%2Fb"}"#),
+        ("/My%20File?format=json", 200, r#"{"name":"My File"}"#),
+        (
+            "/My%2520File",
+            404,
+            "404 Not Found: no document \"My%20File\"",
+        ),
+        ("/a%2Fb", 404, "404 Not Found: no document \"a/b\""),
+        ("/..%2Frows", 404, "404 Not Found"),
+        ("/%2e%2e", 404, "404 Not Found"),
+        ("/../rows", 404, "404 Not Found"),
+        ("/rows/", 404, "404 Not Found"),
+        (
+            "/%",
+            400,
+            "400 Bad Request: malformed percent-encoding at byte 1",
+        ),
+        (
+            "/ab%zz",
+            400,
+            "400 Bad Request: malformed percent-encoding at byte 3",
+        ),
+        (
+            "/%C3%28",
+            400,
+            "400 Bad Request: the path does not decode to UTF-8",
+        ),
+    ];
+    for (target, status, body) in cases {
+        let reply = get(addr, target, None);
+        assert_eq!(reply.status, *status, "{target}: {reply:?}");
+        assert!(reply.text().starts_with(body), "{target}: {reply:?}");
+    }
+    // The 404 lists what is there, as paths a client can send.
+    let missing = get(addr, "/nope", None).text();
+    assert!(
+        missing.ends_with("  /My%20File\n  /a%252Fb\n  /caf%C3%A9\n  /rows\n"),
+        "{missing}"
+    );
+}

@@ -22,6 +22,8 @@ use tokio::sync::OnceCell;
 use crate::error::CliError;
 use crate::input;
 
+use super::route;
+
 /// One document: its value, its URL path and the representations
 /// rendered so far.
 #[derive(Debug)]
@@ -38,13 +40,13 @@ impl Document {
     /// of codecs that may render it.
     pub(crate) fn new(name: &str, value: Value, codecs: usize) -> Document {
         Document {
-            path: format!("/{name}"),
+            path: route::path_of(name),
             value: Arc::new(value),
             rendered: (0..codecs).map(|_| OnceCell::new()).collect(),
         }
     }
 
-    /// The path it is served at.
+    /// The percent-encoded path it is served at.
     pub(crate) fn path(&self) -> &str {
         &self.path
     }
@@ -125,8 +127,8 @@ mod tests {
     async fn a_representation_is_rendered_once_and_shared() {
         let codec: Arc<dyn Codec> = Arc::new(codec_json::JsonCodec::new());
         let value = codec_core::from_str(r#"{"a":[1,2]}"#).unwrap();
-        let document = Document::new("rows", value, 1);
-        assert_eq!(document.path(), "/rows");
+        let document = Document::new("My File", value, 1);
+        assert_eq!(document.path(), "/My%20File");
         let first = document.rendered(0, &codec).await.unwrap();
         let second = document.rendered(0, &codec).await.unwrap();
         assert_eq!(&first[..], br#"{"a":[1,2]}"#);
