@@ -175,6 +175,10 @@ pub(crate) struct ServeArgs {
     /// reading a response).
     #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = duration)]
     pub(crate) idle_timeout: Duration,
+    /// Also serve symbolic links that lead outside DIR (by default they are
+    /// skipped with a warning; links that stay inside DIR are served).
+    #[arg(long)]
+    pub(crate) follow_symlinks: bool,
     #[command(flatten)]
     pub(crate) codec: CodecOptions,
 }

@@ -45,7 +45,13 @@ struct Site {
 
 pub(crate) fn run(args: &ServeArgs) -> Result<(), CliError> {
     let documents = match &args.dir {
-        Some(dir) => documents::load_dir(dir)?,
+        Some(dir) => {
+            let loaded = documents::load_dir(dir, args.follow_symlinks)?;
+            for skipped in &loaded.skipped {
+                eprintln!("codec: {skipped}");
+            }
+            loaded.documents
+        }
         None => BTreeMap::from([(
             input::SAMPLE_NAME.to_owned(),
             input::parse_json(input::SAMPLE, "sample")?,

@@ -632,3 +632,68 @@ fn names_that_need_percent_encoding() {
         "{missing}"
     );
 }
+
+/// Issue 17, finding 5: `DIR/leak.json -> ../outside/secret.json` was
+/// served. Links that stay inside DIR are served (aliases); links that
+/// leave it, directly or through another link, or lead nowhere, are
+/// skipped with a warning at start, unless `--follow-symlinks`.
+#[cfg(unix)]
+#[test]
+fn symlinks_leaving_the_directory_are_not_served() {
+    use std::os::unix::fs::symlink;
+    let root = temp_dir("links");
+    let dir = root.join("served");
+    let outside = root.join("outside");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::create_dir_all(&outside).unwrap();
+    write_doc(&dir, "rows.json", ROWS);
+    write_doc(&dir.join("sub"), "inner.json", br#"{"inner":true}"#);
+    write_doc(&outside, "secret.json", br#"{"secret":"s3cr3t"}"#);
+    symlink("../outside/secret.json", dir.join("leak.json")).unwrap();
+    symlink(outside.join("secret.json"), dir.join("absolute.json")).unwrap();
+    symlink("leak.json", dir.join("hop.json")).unwrap();
+    symlink("rows.json", dir.join("alias.json")).unwrap();
+    symlink("sub/inner.json", dir.join("deep.json")).unwrap();
+    symlink("nowhere.json", dir.join("dangling.json")).unwrap();
+
+    let server = Server::start(&[dir.to_str().unwrap()]);
+    let addr = server.addr.as_str();
+    let cases: &[(&str, u16)] = &[
+        ("/rows", 200),
+        ("/alias", 200),
+        ("/deep", 200),
+        ("/leak", 404),
+        ("/absolute", 404),
+        ("/hop", 404),
+        ("/dangling", 404),
+    ];
+    for (target, status) in cases {
+        let reply = get(addr, target, None);
+        assert_eq!(reply.status, *status, "{target}: {reply:?}");
+        assert!(!reply.text().contains("s3cr3t"), "{target}: {reply:?}");
+    }
+    assert_eq!(get(addr, "/alias", None).body, ROWS);
+    assert_eq!(
+        get(addr, "/", None).text(),
+        r#"[{"name":"alias","path":"/alias"},{"name":"deep","path":"/deep"},{"name":"rows","path":"/rows"}]"#
+    );
+    let warnings = server.startup.join("\n");
+    for name in ["absolute.json", "hop.json", "leak.json"] {
+        assert!(
+            warnings.contains(&format!("{name}: a symbolic link to "))
+                && warnings.contains("outside the directory (--follow-symlinks serves it)"),
+            "{name}: {warnings}"
+        );
+    }
+    assert!(
+        warnings.contains("dangling.json: a symbolic link that leads nowhere"),
+        "{warnings}"
+    );
+
+    let trusting = Server::start(&["--follow-symlinks", dir.to_str().unwrap()]);
+    for target in ["/leak", "/absolute", "/hop"] {
+        let reply = get(&trusting.addr, target, None);
+        assert_eq!(reply.status, 200, "{target}");
+        assert_eq!(reply.text(), r#"{"secret":"s3cr3t"}"#);
+    }
+}
