@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use codec_core::{Map, Value};
+use codec_core::{Map, MediaType, Value};
 use http::header::{self, HeaderValue};
 use http::request::Parts;
 use http::{Method, Request, Response, StatusCode, Version};
@@ -140,19 +140,8 @@ async fn handle(site: Arc<Site>, request: Request<Incoming>) -> Response<SharedB
     let started = Instant::now();
     // The body of a GET means nothing here; hyper discards it.
     let (parts, _) = request.into_parts();
-    let (response, format) = respond(&site, &parts).await;
-    let target = parts.uri.path_and_query().map_or("/", |pq| pq.as_str());
-    let bytes = response
-        .headers()
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("0");
-    eprintln!(
-        "{} {target} {} {format} {bytes}B {:.1}ms",
-        parts.method,
-        response.status().as_u16(),
-        started.elapsed().as_secs_f64() * 1000.0
-    );
+    let (response, chosen) = respond(&site, &parts).await;
+    eprintln!("{}", log_line(&parts, &response, chosen.as_ref(), started));
     if parts.method == Method::HEAD {
         // The headers of GET (Content-Length included), no body: its slot
         // of the work bound is given back at once.
@@ -162,15 +151,15 @@ async fn handle(site: Arc<Site>, request: Request<Incoming>) -> Response<SharedB
     response
 }
 
-/// The response and the format that wrote it (`-` for errors).
-async fn respond(site: &Site, request: &Parts) -> (Response<SharedBody>, &'static str) {
+/// The response, and the media type negotiation chose (none for errors).
+async fn respond(site: &Site, request: &Parts) -> (Response<SharedBody>, Option<MediaType>) {
     if let Some(problem) = host_problem(request) {
         return (
             text(
                 StatusCode::BAD_REQUEST,
                 format!("400 Bad Request: {problem}\n"),
             ),
-            "-",
+            None,
         );
     }
     if request.method != Method::GET && request.method != Method::HEAD {
@@ -182,14 +171,14 @@ async fn respond(site: &Site, request: &Parts) -> (Response<SharedBody>, &'stati
         response
             .headers_mut()
             .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
-        return (response, "-");
+        return (response, None);
     }
     let name = match route::name_of(request.uri.path()) {
         Ok(name) => name,
         Err(e) => {
             return (
                 text(StatusCode::BAD_REQUEST, format!("400 Bad Request: {e}\n")),
-                "-",
+                None,
             )
         }
     };
@@ -203,7 +192,7 @@ async fn respond(site: &Site, request: &Parts) -> (Response<SharedBody>, &'stati
                 for document in site.documents.values() {
                     body.push_str(&format!("  {}\n", document.path()));
                 }
-                return (text(StatusCode::NOT_FOUND, body), "-");
+                return (text(StatusCode::NOT_FOUND, body), None);
             }
         }
     };
@@ -217,20 +206,15 @@ async fn respond(site: &Site, request: &Parts) -> (Response<SharedBody>, &'stati
                     StatusCode::BAD_REQUEST,
                     format!("400 Bad Request: {unknown}\n"),
                 ),
-                "-",
+                None,
             )
         }
     };
     let selection = match outcome.into_result() {
         Ok(selection) => selection,
-        Err(refusal) => return (text(StatusCode::NOT_ACCEPTABLE, refusal.body()), "-"),
+        Err(refusal) => return (text(StatusCode::NOT_ACCEPTABLE, refusal.body()), None),
     };
-    let format = match selection.format() {
-        "json" => "json",
-        "md" => "md",
-        "mcp" => "mcp",
-        _ => "other",
-    };
+    let content_type = selection.content_type().clone();
     // Beyond the bound, a quick refusal rather than memory and time the
     // server may not have.
     let Ok(slot) = site.work.clone().try_acquire_owned() else {
@@ -241,7 +225,7 @@ async fn respond(site: &Site, request: &Parts) -> (Response<SharedBody>, &'stati
         response
             .headers_mut()
             .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
-        return (response, format);
+        return (response, Some(content_type));
     };
     let index = site
         .negotiator
@@ -259,11 +243,11 @@ async fn respond(site: &Site, request: &Parts) -> (Response<SharedBody>, &'stati
                     StatusCode::INTERNAL_SERVER_ERROR,
                     format!("500 Internal Server Error: {e}\n"),
                 ),
-                format,
+                Some(content_type),
             )
         }
     };
-    let header = HeaderValue::from_str(selection.content_type().as_str())
+    let header = HeaderValue::from_str(content_type.as_str())
         .unwrap_or(HeaderValue::from_static("application/octet-stream"));
     let len = bytes.len();
     let response = with_headers(
@@ -272,7 +256,7 @@ async fn respond(site: &Site, request: &Parts) -> (Response<SharedBody>, &'stati
         len,
         SharedBody::holding(bytes, slot),
     );
-    (response, format)
+    (response, Some(content_type))
 }
 
 /// Why the `Host` header makes the request invalid (RFC 9112 §3.2: a
@@ -301,6 +285,42 @@ fn is_valid_host(value: &HeaderValue) -> bool {
             .ok()
             .and_then(|v| v.parse::<http::uri::Authority>().ok())
             .is_some_and(|authority| !authority.as_str().contains('@'))
+}
+
+/// One line per request: method, target, status, the `Accept` it was
+/// negotiated from (`-`: none), the type chosen (`-`: none), the body's
+/// bytes and the time to answer. Client text is quoted with Rust's escapes,
+/// so no header can forge a log line.
+fn log_line(
+    request: &Parts,
+    response: &Response<SharedBody>,
+    chosen: Option<&MediaType>,
+    started: Instant,
+) -> String {
+    let accept: Vec<String> = request
+        .headers
+        .get_all(header::ACCEPT)
+        .iter()
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+        .collect();
+    let accept = if accept.is_empty() {
+        "-".to_owned()
+    } else {
+        format!("{:?}", accept.join(", "))
+    };
+    let chosen = chosen.map_or("-".to_owned(), |t| format!("{:?}", t.as_str()));
+    let bytes = response
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("0");
+    let target = request.uri.path_and_query().map_or("/", |pq| pq.as_str());
+    format!(
+        "{} {target} {} accept={accept} type={chosen} {bytes}B {:.1}ms",
+        request.method,
+        response.status().as_u16(),
+        started.elapsed().as_secs_f64() * 1000.0
+    )
 }
 
 fn text(status: StatusCode, body: String) -> Response<SharedBody> {

@@ -362,7 +362,11 @@ fn beyond_the_bound_a_503_with_retry_after() {
     }
     // What needs no work is still answered.
     assert_eq!(get(addr, "/missing", None).status, 404);
-    server.log_line("GET /rows 503 ");
+    let line = server.log_line("GET /rows 503 ");
+    assert!(
+        line.contains(" type=\"text/markdown; charset=utf-8; variant=GFM\" "),
+        "{line}"
+    );
 
     // The holder reads the rest; its slot is free again.
     let mut rest = Vec::new();
@@ -696,4 +700,40 @@ fn symlinks_leaving_the_directory_are_not_served() {
         assert_eq!(reply.status, 200, "{target}");
         assert_eq!(reply.text(), r#"{"secret":"s3cr3t"}"#);
     }
+}
+
+/// Issue 14: one line per request with the `Accept` negotiated from and
+/// the type chosen, the bytes and the time; client text quoted.
+#[test]
+fn one_log_line_per_request() {
+    let dir = temp_dir("log");
+    write_doc(&dir, "rows.json", ROWS);
+    let server = Server::start(&[dir.to_str().unwrap()]);
+    let addr = server.addr.as_str();
+    let md = get(addr, "/rows", Some("text/markdown")).body.len();
+    server.log_line("GET ");
+    let cases: &[(&str, &str, Option<&str>, String)] = &[
+        ("GET", "/rows", Some("text/markdown"), format!("GET /rows 200 accept=\"text/markdown\" type=\"text/markdown; charset=utf-8; variant=GFM\" {md}B ")),
+        ("GET", "/rows", None, format!("GET /rows 200 accept=- type=\"application/json\" {}B ", ROWS.len())),
+        ("HEAD", "/rows?format=md", Some("application/json"), format!("HEAD /rows?format=md 200 accept=\"application/json\" type=\"text/markdown; charset=utf-8; variant=GFM\" {md}B ")),
+        ("GET", "/rows", Some("image/png"), "GET /rows 406 accept=\"image/png\" type=- ".to_owned()),
+        ("GET", "/nope", Some("a/b; q=\"x\\\"y\""), "GET /nope 404 accept=\"a/b; q=\\\"x\\\\\\\"y\\\"\" type=- ".to_owned()),
+        ("POST", "/rows", None, "POST /rows 405 accept=- type=- ".to_owned()),
+    ];
+    for (method, target, accept, expected) in cases {
+        request(addr, method, target, *accept);
+        let line = server.log_line(&format!("{method} "));
+        assert!(line.starts_with(expected), "{line}\nexpected {expected}");
+        assert!(line.ends_with("ms"), "{line}");
+    }
+    // Two Accept lines are one list (RFC 9110 §5.3).
+    exchange(
+        addr,
+        "GET /rows HTTP/1.1\r\nHost: x\r\nAccept: text/html\r\nAccept: text/markdown\r\nConnection: close\r\n\r\n",
+    );
+    let line = server.log_line("GET ");
+    assert!(
+        line.starts_with("GET /rows 200 accept=\"text/html, text/markdown\" type=\"text/markdown"),
+        "{line}"
+    );
 }
