@@ -447,21 +447,22 @@ fn slow_and_idle_connections_are_closed_while_requests_are_served() {
     )
     .unwrap();
 
-    // Served all the while: a request every 100 ms for 2.5 s.
+    // Served all the while: a request every 100 ms for 2.5 s. (The time
+    // bounds here are loose: the machine running the tests may be busy.)
     while started.elapsed() < Duration::from_millis(2500) {
         let asked = Instant::now();
         let reply = get(&addr, "/rows", None);
         assert_eq!(reply.status, 200);
         assert!(
-            asked.elapsed() < Duration::from_secs(1),
+            asked.elapsed() < Duration::from_secs(3),
             "{:?}",
             asked.elapsed()
         );
         std::thread::sleep(Duration::from_millis(100));
     }
 
-    // Each closed: EOF (perhaps after a 408) or a reset, well within the
-    // patience, and after the timeout.
+    // Each closed: EOF (perhaps after a 408) or a reset, well before the
+    // patience runs out (it would, were they never closed).
     for mut stream in half_lines {
         let mut rest = Vec::new();
         let _ = stream.read_to_end(&mut rest);
@@ -472,14 +473,14 @@ fn slow_and_idle_connections_are_closed_while_requests_are_served() {
         );
     }
     assert!(
-        started.elapsed() < Duration::from_secs(5),
+        started.elapsed() < Duration::from_secs(8),
         "{:?}",
         started.elapsed()
     );
     for trickler in tricklers {
         let closed_after = trickler.join().unwrap();
         assert!(
-            closed_after >= Duration::from_millis(900) && closed_after < Duration::from_secs(4),
+            closed_after >= Duration::from_millis(900) && closed_after < Duration::from_secs(6),
             "{closed_after:?}"
         );
     }
