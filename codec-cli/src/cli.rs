@@ -2,6 +2,7 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
@@ -18,12 +19,12 @@ pub(crate) struct Cli {
 pub(crate) enum Command {
     /// Encode JSON input with a codec (markdown by default).
     #[command(
-        after_help = "Examples:\n  codec render --sample\n  codec render data.json --profile dense\n  codec render data.json --to json --pretty\n  curl -s https://api.example.com/items | codec render - --accept 'text/markdown, */*;q=0.1'"
+        after_help = "Examples:\n  codec render --sample\n  codec render data.json --profile dense\n  codec render data.json --to json --pretty\n  codec render - --accept 'text/markdown, */*;q=0.1' < data.json"
     )]
     Render(RenderArgs),
     /// Read markdown (codec-md's, or GFM tables and key lists) back into JSON.
     #[command(
-        after_help = "Examples:\n  codec render --sample | codec parse\n  codec parse notes.md --lossless\n  codec render --sample | codec parse --table"
+        after_help = "Examples:\n  codec render --sample | codec parse\n  codec parse notes.md --lossless\n  codec render data.json | codec parse --table"
     )]
     Parse(ParseArgs),
     /// Negotiate an Accept header as a server would and print the chosen type.
@@ -36,7 +37,7 @@ pub(crate) enum Command {
     Stats(StatsArgs),
     /// Serve DIR/NAME.json at /NAME, negotiated by Accept and ?format=.
     #[command(
-        after_help = "Example:\n  codec serve --addr 127.0.0.1:8080 &\n  curl -H 'Accept: text/markdown' http://127.0.0.1:8080/github"
+        after_help = "Example:\n  codec serve --addr 127.0.0.1:8080 &\n  curl --retry 5 --retry-connrefused -H 'Accept: text/markdown' http://127.0.0.1:8080/github"
     )]
     Serve(ServeArgs),
 }
@@ -154,16 +155,101 @@ pub(crate) struct ServeArgs {
     /// printed on stderr).
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub(crate) addr: SocketAddr,
-    /// Directory of NAME.json files to serve at /NAME; none serves the
-    /// bundled sample at /github.
+    /// Directory of NAME.json files to serve at /NAME (percent-encoded:
+    /// `My File.json` at /My%20File); none serves the bundled sample at
+    /// /github.
     pub(crate) dir: Option<PathBuf>,
+    /// Responses rendering or sending a document at once; beyond it, `503
+    /// Service Unavailable` with `Retry-After: 1`. A response holds its
+    /// slot until the client has (nearly) all of it.
+    #[arg(long, value_name = "N", default_value_t = 256, value_parser = at_least_one)]
+    pub(crate) max_concurrent: usize,
+    /// Time a client has to send a request's headers, from connecting or
+    /// from the end of the previous response (so also how long a
+    /// kept-alive connection waits for its next request). `10s`, `500ms`,
+    /// `2m`; a bare number is seconds.
+    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = duration)]
+    pub(crate) header_timeout: Duration,
+    /// A connection on which no byte moves either way for this long, while
+    /// no request of it is being worked on, is closed (a client that stops
+    /// reading a response).
+    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = duration)]
+    pub(crate) idle_timeout: Duration,
+    /// Also serve symbolic links that lead outside DIR (by default they are
+    /// skipped with a warning; links that stay inside DIR are served).
+    #[arg(long)]
+    pub(crate) follow_symlinks: bool,
     #[command(flatten)]
     pub(crate) codec: CodecOptions,
+}
+
+/// `--max-concurrent`: a positive count.
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// A duration flag: `10s`, `500ms`, `2m`, or a bare number of seconds;
+/// more than zero.
+fn duration(text: &str) -> Result<Duration, String> {
+    let (digits, unit): (&str, fn(u64) -> Duration) = if let Some(n) = text.strip_suffix("ms") {
+        (n, Duration::from_millis)
+    } else if let Some(n) = text.strip_suffix('s') {
+        (n, Duration::from_secs)
+    } else if let Some(n) = text.strip_suffix('m') {
+        (n, |m| Duration::from_secs(m.saturating_mul(60)))
+    } else {
+        (text, Duration::from_secs)
+    };
+    match digits.parse::<u64>() {
+        Ok(0) => Err("must be more than zero".into()),
+        Ok(n) => Ok(unit(n)),
+        Err(_) => Err(format!(
+            "expected a number with ms, s or m (`10s`, `500ms`), found {text:?}"
+        )),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn durations() {
+        let cases: &[(&str, Result<Duration, &str>)] = &[
+            ("10s", Ok(Duration::from_secs(10))),
+            ("10", Ok(Duration::from_secs(10))),
+            ("500ms", Ok(Duration::from_millis(500))),
+            ("2m", Ok(Duration::from_secs(120))),
+            ("0s", Err("must be more than zero")),
+            ("0", Err("must be more than zero")),
+            (
+                "",
+                Err("expected a number with ms, s or m (`10s`, `500ms`), found \"\""),
+            ),
+            (
+                "1.5s",
+                Err("expected a number with ms, s or m (`10s`, `500ms`), found \"1.5s\""),
+            ),
+            (
+                "-1s",
+                Err("expected a number with ms, s or m (`10s`, `500ms`), found \"-1s\""),
+            ),
+            (
+                "10h",
+                Err("expected a number with ms, s or m (`10s`, `500ms`), found \"10h\""),
+            ),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(duration(text), expected.map_err(str::to_owned), "{text:?}");
+        }
+        assert_eq!(at_least_one("3"), Ok(3));
+        assert!(at_least_one("0").is_err());
+        assert!(at_least_one("x").is_err());
+    }
 
     #[test]
     fn default_options_are_the_flags_defaults_and_the_codecs_own() {

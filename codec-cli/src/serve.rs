@@ -1,40 +1,68 @@
 //! `codec serve`: each `DIR/NAME.json` at `/NAME`, negotiated.
+//!
+//! Built to stay up under hostile load: each representation is rendered
+//! once and its bytes shared ([`documents`]), a bound on responses in
+//! flight answers `503` beyond it, and timers close slow and idle
+//! connections ([`connection`]).
+
+mod body;
+mod connection;
+mod documents;
+mod route;
 
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use axum::body::Body;
-use axum::extract::{Request, State};
-use axum::http::{header, HeaderValue, Method, StatusCode};
-use axum::response::Response;
-use axum::Router;
-use codec_core::{Map, Value};
+use bytes::Bytes;
+use codec_core::{Map, MediaType, Value};
+use http::header::{self, HeaderValue};
+use http::request::Parts;
+use http::{Method, Request, Response, StatusCode, Version};
+use hyper::body::Incoming;
 use negotiate::Negotiator;
+use tokio::sync::Semaphore;
 
 use crate::cli::ServeArgs;
 use crate::error::CliError;
 use crate::input;
 
+use self::body::SharedBody;
+use self::connection::Timeouts;
+use self::documents::Document;
+
+/// What the server publishes, and its bound on concurrent work.
+#[derive(Debug)]
 struct Site {
     negotiator: Negotiator,
-    /// Documents by route name, sorted so the index is deterministic.
-    documents: BTreeMap<String, Value>,
+    /// Documents by name, sorted so the index is deterministic.
+    documents: BTreeMap<String, Document>,
+    /// `/`: the list of documents, negotiated like any other.
+    index: Document,
+    /// One slot per response that renders or sends a document.
+    work: Arc<Semaphore>,
 }
 
 pub(crate) fn run(args: &ServeArgs) -> Result<(), CliError> {
     let documents = match &args.dir {
-        Some(dir) => load_dir(dir)?,
+        Some(dir) => {
+            let loaded = documents::load_dir(dir, args.follow_symlinks)?;
+            for skipped in &loaded.skipped {
+                eprintln!("codec: {skipped}");
+            }
+            loaded.documents
+        }
         None => BTreeMap::from([(
             input::SAMPLE_NAME.to_owned(),
             input::parse_json(input::SAMPLE, "sample")?,
         )]),
     };
-    let site = Arc::new(Site {
-        negotiator: crate::registry::serve_negotiator(&args.codec)?,
-        documents,
-    });
+    let negotiator = crate::registry::serve_negotiator(&args.codec)?;
+    let site = Arc::new(Site::new(negotiator, documents, args.max_concurrent));
+    let timeouts = Timeouts {
+        header: args.header_timeout,
+        idle: args.idle_timeout,
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -49,113 +77,127 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), CliError> {
             "codec: serving {} document(s) on http://{addr}/ (Ctrl-C stops)",
             site.documents.len()
         );
-        for name in site.documents.keys() {
-            eprintln!("codec:   http://{addr}/{name}");
+        for document in site.documents.values() {
+            eprintln!("codec:   http://{addr}{}", document.path());
         }
-        let app = Router::new().fallback(handle).with_state(site);
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-                eprintln!("codec: stopping");
-            })
-            .await
-            .map_err(CliError::Serve)
-    })
-}
-
-/// Reads every `*.json` of `dir`; a file that does not parse stops the
-/// server before it starts, naming the file, line and column.
-fn load_dir(dir: &Path) -> Result<BTreeMap<String, Value>, CliError> {
-    let entries = std::fs::read_dir(dir).map_err(|source| CliError::Read {
-        path: dir.to_owned(),
-        source,
+        eprintln!(
+            "codec: at most {} responses at once; header timeout {}, idle timeout {}",
+            args.max_concurrent,
+            seconds(timeouts.header),
+            seconds(timeouts.idle)
+        );
+        let stop = async {
+            let _ = tokio::signal::ctrl_c().await;
+            eprintln!("codec: stopping");
+        };
+        connection::serve(listener, timeouts, move |r| handle(site.clone(), r), stop).await;
+        Ok(())
     })?;
-    let mut documents = BTreeMap::new();
-    for entry in entries {
-        let path = entry
-            .map_err(|source| CliError::Read {
-                path: dir.to_owned(),
-                source,
-            })?
-            .path();
-        if path.extension().is_some_and(|e| e == "json") && path.is_file() {
-            let (bytes, name) = input::read(Some(&path))?;
-            let value = input::parse_json(&bytes, &name)?;
-            let stem = path
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            documents.insert(stem, value);
+    // A first rendering still running on a blocking thread is abandoned.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    Ok(())
+}
+
+fn seconds(duration: Duration) -> String {
+    format!("{}s", duration.as_secs_f64())
+}
+
+impl Site {
+    fn new(
+        negotiator: Negotiator,
+        documents: BTreeMap<String, Value>,
+        max_concurrent: usize,
+    ) -> Site {
+        let codecs = negotiator.codecs().len();
+        let documents: BTreeMap<String, Document> = documents
+            .into_iter()
+            .map(|(name, value)| {
+                let document = Document::new(&name, value, codecs);
+                (name, document)
+            })
+            .collect();
+        let index = Value::Array(
+            documents
+                .iter()
+                .map(|(name, document)| {
+                    let mut entry = Map::with_capacity(2);
+                    entry.insert("name", Value::from(name.as_str()));
+                    entry.insert("path", Value::from(document.path()));
+                    Value::Object(entry)
+                })
+                .collect(),
+        );
+        Site {
+            index: Document::new("", index, codecs),
+            documents,
+            negotiator,
+            work: Arc::new(Semaphore::new(max_concurrent)),
         }
     }
-    if documents.is_empty() {
-        return Err(CliError::Input(format!(
-            "{}: no .json files to serve",
-            dir.display()
-        )));
-    }
-    Ok(documents)
 }
 
-async fn handle(State(site): State<Arc<Site>>, request: Request) -> Response {
+async fn handle(site: Arc<Site>, request: Request<Incoming>) -> Response<SharedBody> {
     let started = Instant::now();
-    let method = request.method().clone();
-    let target = request
-        .uri()
-        .path_and_query()
-        .map_or("/".to_owned(), |pq| pq.as_str().to_owned());
-    let (response, format) = respond(&site, &request, &target);
-    eprintln!(
-        "{method} {target} {} {format} {}B {:.1}ms",
-        response.status().as_u16(),
-        body_len(&response),
-        started.elapsed().as_secs_f64() * 1000.0
-    );
-    if method == Method::HEAD {
+    // The body of a GET means nothing here; hyper discards it.
+    let (parts, _) = request.into_parts();
+    let (response, chosen) = respond(&site, &parts).await;
+    eprintln!("{}", log_line(&parts, &response, chosen.as_ref(), started));
+    if parts.method == Method::HEAD {
+        // The headers of GET (Content-Length included), no body: its slot
+        // of the work bound is given back at once.
         let (parts, _) = response.into_parts();
-        return Response::from_parts(parts, Body::empty());
+        return Response::from_parts(parts, SharedBody::empty());
     }
     response
 }
 
-fn body_len(response: &Response) -> u64 {
-    response
-        .headers()
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0)
-}
-
-/// The response and the format that wrote it (`-` for errors).
-fn respond(site: &Site, request: &Request, target: &str) -> (Response, &'static str) {
-    if request.method() != Method::GET && request.method() != Method::HEAD {
+/// The response, and the media type negotiation chose (none for errors).
+async fn respond(site: &Site, request: &Parts) -> (Response<SharedBody>, Option<MediaType>) {
+    if let Some(problem) = host_problem(request) {
         return (
             text(
-                StatusCode::METHOD_NOT_ALLOWED,
-                "405 Method Not Allowed: use GET or HEAD\n".into(),
+                StatusCode::BAD_REQUEST,
+                format!("400 Bad Request: {problem}\n"),
             ),
-            "-",
+            None,
         );
     }
-    let name = request.uri().path().trim_start_matches('/');
-    let index;
-    let value = if name.is_empty() {
-        index = index_of(site);
-        &index
+    if request.method != Method::GET && request.method != Method::HEAD {
+        let mut response = text(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "405 Method Not Allowed: use GET or HEAD\n".into(),
+        );
+        // RFC 9110 §15.5.6: a 405 lists the methods the resource has.
+        response
+            .headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+        return (response, None);
+    }
+    let name = match route::name_of(request.uri.path()) {
+        Ok(name) => name,
+        Err(e) => {
+            return (
+                text(StatusCode::BAD_REQUEST, format!("400 Bad Request: {e}\n")),
+                None,
+            )
+        }
+    };
+    let document = if name.is_empty() {
+        &site.index
     } else {
-        match site.documents.get(name) {
-            Some(value) => value,
+        match site.documents.get(&name) {
+            Some(document) => document,
             None => {
                 let mut body = format!("404 Not Found: no document {name:?}. Available:\n");
-                for name in site.documents.keys() {
-                    body.push_str(&format!("  /{name}\n"));
+                for document in site.documents.values() {
+                    body.push_str(&format!("  {}\n", document.path()));
                 }
-                return (text(StatusCode::NOT_FOUND, body), "-");
+                return (text(StatusCode::NOT_FOUND, body), None);
             }
         }
     };
-    let accept = request.headers().get_all(header::ACCEPT);
+    let target = request.uri.path_and_query().map_or("/", |pq| pq.as_str());
+    let accept = request.headers.get_all(header::ACCEPT);
     let outcome = match site.negotiator.negotiate_target(accept.iter(), target) {
         Ok(outcome) => outcome,
         Err(unknown) => {
@@ -164,70 +206,147 @@ fn respond(site: &Site, request: &Request, target: &str) -> (Response, &'static 
                     StatusCode::BAD_REQUEST,
                     format!("400 Bad Request: {unknown}\n"),
                 ),
-                "-",
+                None,
             )
         }
     };
     let selection = match outcome.into_result() {
         Ok(selection) => selection,
-        Err(refusal) => return (text(StatusCode::NOT_ACCEPTABLE, refusal.body()), "-"),
+        Err(refusal) => return (text(StatusCode::NOT_ACCEPTABLE, refusal.body()), None),
     };
-    let mut body = Vec::new();
-    if let Err(e) = selection.codec().encode_value(value, &mut body) {
-        return (
-            text(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                format!("500 Internal Server Error: {e}\n"),
-            ),
-            "-",
+    let content_type = selection.content_type().clone();
+    // Beyond the bound, a quick refusal rather than memory and time the
+    // server may not have.
+    let Ok(slot) = site.work.clone().try_acquire_owned() else {
+        let mut response = text(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "503 Service Unavailable: too many responses in flight; retry shortly\n".into(),
         );
-    }
-    let content_type = HeaderValue::from_str(selection.content_type().as_str())
-        .unwrap_or(HeaderValue::from_static("application/octet-stream"));
-    let format = match selection.format() {
-        "json" => "json",
-        "md" => "md",
-        "mcp" => "mcp",
-        "html" => "html",
-        _ => "other",
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        return (response, Some(content_type));
     };
-    let mut response = with_headers(StatusCode::OK, content_type, body);
-    if format == "html" {
+    let index = site
+        .negotiator
+        .codecs()
+        .position(|codec| codec.format() == selection.format());
+    let rendered = match index {
+        Some(index) => document.rendered(index, selection.codec()).await,
+        None => Err(format!("no codec named {}", selection.format())),
+    };
+    let bytes = match rendered {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            return (
+                text(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    format!("500 Internal Server Error: {e}\n"),
+                ),
+                Some(content_type),
+            )
+        }
+    };
+    let header = HeaderValue::from_str(content_type.as_str())
+        .unwrap_or(HeaderValue::from_static("application/octet-stream"));
+    let len = bytes.len();
+    let mut response = with_headers(
+        StatusCode::OK,
+        header,
+        len,
+        SharedBody::holding(bytes, slot),
+    );
+    if selection.format() == "html" {
         // The policy the page is built for: its one stylesheet, nothing else.
         response.headers_mut().insert(
             header::CONTENT_SECURITY_POLICY,
             HeaderValue::from_static(codec_html::CONTENT_SECURITY_POLICY),
         );
     }
-    (response, format)
+    (response, Some(content_type))
 }
 
-/// `/`: the list of documents, negotiated like any other.
-fn index_of(site: &Site) -> Value {
-    Value::Array(
-        site.documents
-            .keys()
-            .map(|name| {
-                let mut entry = Map::with_capacity(2);
-                entry.insert("name", Value::from(name.as_str()));
-                entry.insert("path", Value::from(format!("/{name}")));
-                Value::Object(entry)
-            })
-            .collect(),
+/// Why the `Host` header makes the request invalid (RFC 9112 §3.2: a
+/// server must answer 400 to an HTTP/1.1 request without one, to any with
+/// more than one, or with an invalid one).
+fn host_problem(request: &Parts) -> Option<&'static str> {
+    let mut hosts = request.headers.get_all(header::HOST).iter();
+    match (hosts.next(), hosts.next()) {
+        (None, _) if request.version == Version::HTTP_11 => {
+            Some("an HTTP/1.1 request needs a Host header (RFC 9112 §3.2)")
+        }
+        (Some(_), Some(_)) => Some("more than one Host header (RFC 9112 §3.2)"),
+        (Some(host), None) if !is_valid_host(host) => {
+            Some("the Host header is not a host and port (RFC 9112 §3.2)")
+        }
+        _ => None,
+    }
+}
+
+/// `uri-host [ ":" port ]`, or empty (allowed when the target URI has no
+/// authority).
+fn is_valid_host(value: &HeaderValue) -> bool {
+    value.is_empty()
+        || value
+            .to_str()
+            .ok()
+            .and_then(|v| v.parse::<http::uri::Authority>().ok())
+            .is_some_and(|authority| !authority.as_str().contains('@'))
+}
+
+/// One line per request: method, target, status, the `Accept` it was
+/// negotiated from (`-`: none), the type chosen (`-`: none), the body's
+/// bytes and the time to answer. Client text is quoted with Rust's escapes,
+/// so no header can forge a log line.
+fn log_line(
+    request: &Parts,
+    response: &Response<SharedBody>,
+    chosen: Option<&MediaType>,
+    started: Instant,
+) -> String {
+    let accept: Vec<String> = request
+        .headers
+        .get_all(header::ACCEPT)
+        .iter()
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+        .collect();
+    let accept = if accept.is_empty() {
+        "-".to_owned()
+    } else {
+        format!("{:?}", accept.join(", "))
+    };
+    let chosen = chosen.map_or("-".to_owned(), |t| format!("{:?}", t.as_str()));
+    let bytes = response
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("0");
+    let target = request.uri.path_and_query().map_or("/", |pq| pq.as_str());
+    format!(
+        "{} {target} {} accept={accept} type={chosen} {bytes}B {:.1}ms",
+        request.method,
+        response.status().as_u16(),
+        started.elapsed().as_secs_f64() * 1000.0
     )
 }
 
-fn text(status: StatusCode, body: String) -> Response {
+fn text(status: StatusCode, body: String) -> Response<SharedBody> {
+    let len = body.len();
     with_headers(
         status,
         HeaderValue::from_static("text/plain; charset=utf-8"),
-        body.into_bytes(),
+        len,
+        SharedBody::from(Bytes::from(body)),
     )
 }
 
-fn with_headers(status: StatusCode, content_type: HeaderValue, body: Vec<u8>) -> Response {
-    let len = body.len();
-    let mut response = Response::new(Body::from(body));
+fn with_headers(
+    status: StatusCode,
+    content_type: HeaderValue,
+    len: usize,
+    body: SharedBody,
+) -> Response<SharedBody> {
+    let mut response = Response::new(body);
     *response.status_mut() = status;
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, content_type);

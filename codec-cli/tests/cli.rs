@@ -1,10 +1,12 @@
 //! The real `codec` binary, every command and its error paths.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
-use std::time::Duration;
+
+mod common;
+
+use common::{temp_dir, ROWS};
 
 fn codec(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_codec"))
@@ -25,15 +27,6 @@ fn stdout(output: &Output) -> String {
 fn stderr(output: &Output) -> String {
     String::from_utf8(output.stderr.clone()).unwrap()
 }
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("codec-cli-test-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-const ROWS: &[u8] =
-    br#"[{"id":1,"name":"Ada","score":0.98},{"id":2,"name":"Bo | Lin","score":1.10}]"#;
 
 #[test]
 fn render_defaults_to_markdown() {
@@ -275,109 +268,98 @@ fn help_everywhere() {
     }
 }
 
-/// One HTTP/1.1 request over a fresh connection: (status, headers, body).
-fn get(addr: &str, target: &str, accept: Option<&str>) -> (u16, String, String) {
-    let mut stream = TcpStream::connect(addr).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(10)))
-        .unwrap();
-    let accept = accept.map_or(String::new(), |a| format!("Accept: {a}\r\n"));
-    write!(
-        stream,
-        "GET {target} HTTP/1.1\r\nHost: {addr}\r\n{accept}Connection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
-    let (head, body) = response.split_once("\r\n\r\n").unwrap();
-    let status = head[9..12].parse().unwrap();
-    (status, head.to_ascii_lowercase(), body.to_owned())
+/// The commands `codec --help` lists (without clap's `help`).
+fn subcommands() -> Vec<String> {
+    let help = stdout(&codec(&["--help"], b""));
+    help.lines()
+        .skip_while(|line| *line != "Commands:")
+        .skip(1)
+        .take_while(|line| line.starts_with("  "))
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_owned)
+        .collect()
 }
 
-#[test]
-fn serve_over_real_http() {
-    let dir = temp_dir("serve");
-    std::fs::write(dir.join("rows.json"), ROWS).unwrap();
-    std::fs::write(dir.join("notes.txt"), "not served").unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_codec"))
-        .args(["serve", "--addr", "127.0.0.1:0", dir.to_str().unwrap()])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut log = BufReader::new(child.stderr.take().unwrap());
-    let mut first = String::new();
-    log.read_line(&mut first).unwrap();
-    let addr = first
-        .split("http://")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .unwrap_or_else(|| panic!("no address in {first:?}"))
-        .to_owned();
-
-    let (status, head, body) = get(&addr, "/rows", Some("text/markdown"));
-    assert_eq!(status, 200);
-    assert!(
-        head.contains("content-type: text/markdown; charset=utf-8; variant=gfm"),
-        "{head}"
-    );
-    assert!(head.contains("vary: accept"), "{head}");
-    assert!(body.starts_with("|id|name|score|"), "{body}");
-
-    let (status, head, body) = get(&addr, "/rows", None);
-    assert_eq!(status, 200);
-    assert!(head.contains("content-type: application/json"), "{head}");
-    assert_eq!(body.as_bytes(), ROWS);
-
-    let (status, _, body) = get(&addr, "/rows?format=md", Some("application/json"));
-    assert_eq!(status, 200);
-    assert!(body.starts_with("|id|"));
-
-    let (status, head, body) = get(&addr, "/rows", Some("image/png"));
-    assert_eq!(status, 406);
-    assert!(head.contains("vary: accept"));
-    assert!(
-        body.contains("application/json") && body.contains("text/markdown"),
-        "{body}"
-    );
-
-    let (status, _, body) = get(&addr, "/rows?format=yaml", None);
-    assert_eq!(status, 400);
-    assert!(body.contains("json, md, mcp"), "{body}");
-
-    let (status, _, body) = get(&addr, "/missing", None);
-    assert_eq!(status, 404);
-    assert!(body.contains("/rows"));
-
-    let (status, _, body) = get(&addr, "/", Some("text/markdown"));
-    assert_eq!(status, 200);
-    assert_eq!(body, "|name|path|\n|---|---|\n|rows|/rows|\n");
-
-    // One log line per request, then a clean stop on Ctrl-C (SIGINT).
-    let mut lines = Vec::new();
-    for _ in 0..7 {
-        let mut line = String::new();
-        log.read_line(&mut line).unwrap();
-        if line.starts_with("codec:   ") {
-            continue;
+/// The command lines under `Example:` or `Examples:` in a help text.
+fn examples(help: &str) -> Vec<String> {
+    let mut lines = help.lines();
+    let mut found = Vec::new();
+    while let Some(line) = lines.next() {
+        if line == "Example:" || line == "Examples:" {
+            found.extend(
+                lines
+                    .by_ref()
+                    .take_while(|l| l.starts_with("  "))
+                    .map(|l| l.trim().to_owned()),
+            );
         }
-        lines.push(line);
     }
-    assert!(
-        lines.iter().any(|l| l.starts_with("GET /rows 200 md ")),
-        "{lines:?}"
+    found
+}
+
+/// Every example of every `--help` runs as written, in bash with `codec`
+/// on the PATH, `set -euo pipefail`, in a directory holding the files the
+/// examples name (`data.json`, `notes.md`, `data/*.json`). The one
+/// rewrite: the serve example's port becomes a free one, since 8080 may be
+/// taken on the machine running the tests. A background server is killed
+/// when its script ends.
+#[test]
+fn every_help_example_runs() {
+    let dir = temp_dir("help-examples");
+    std::fs::write(dir.join("data.json"), ROWS).unwrap();
+    std::fs::write(
+        dir.join("notes.md"),
+        "- **port**: \"8080\"\n- **tags**: \\[x]\n- **note**: \"\"\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.join("data")).unwrap();
+    std::fs::write(dir.join("data/rows.json"), ROWS).unwrap();
+    std::fs::write(
+        dir.join("data/config.json"),
+        br#"{"name":"api","port":8080}"#,
+    )
+    .unwrap();
+    let bin = PathBuf::from(env!("CARGO_BIN_EXE_codec"));
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
     );
-    assert!(
-        lines.iter().any(|l| l.starts_with("GET /rows 406 - ")),
-        "{lines:?}"
-    );
-    let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(0));
+    let commands = subcommands();
+    assert!(commands.len() >= 5, "{commands:?}");
+    for command in commands {
+        let help = stdout(&codec(&[&command, "--help"], b""));
+        let examples = examples(&help);
+        assert!(!examples.is_empty(), "{command} --help has no example");
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let script = format!(
+            "trap 'kill $(jobs -p) 2>/dev/null || true' EXIT\n{}\n",
+            examples.join("\n")
+        )
+        .replace("127.0.0.1:8080", &format!("127.0.0.1:{port}"));
+        let out = Command::new("bash")
+            .args(["-euo", "pipefail", "-c", &script])
+            .current_dir(&dir)
+            .env("PATH", &path)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{command} --help examples failed ({}):\n{script}\nstderr:\n{}",
+            out.status,
+            stderr(&out)
+        );
+        assert!(
+            !out.stdout.is_empty(),
+            "{command}: no output from\n{script}"
+        );
+    }
 }
 
 #[test]
@@ -447,61 +429,4 @@ fn profiles_and_lossless_round_trip_through_parse() {
     );
     let conflicting = codec(&["parse", "--dense", "--lossless"], b"");
     assert_eq!(conflicting.status.code(), Some(64));
-}
-
-/// `serve` answers browsers with the HTML page and its policy, and every
-/// other client as before.
-#[test]
-fn serve_gives_browsers_the_page() {
-    let dir = temp_dir("serve-html");
-    std::fs::write(dir.join("rows.json"), ROWS).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_codec"))
-        .args(["serve", "--addr", "127.0.0.1:0", dir.to_str().unwrap()])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Kept open: the server logs every request to it.
-    let mut log = BufReader::new(child.stderr.take().unwrap());
-    let mut first = String::new();
-    log.read_line(&mut first).unwrap();
-    let addr = first
-        .split("http://")
-        .nth(1)
-        .unwrap()
-        .split('/')
-        .next()
-        .unwrap();
-
-    let firefox = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
-    for (target, accept) in [("/rows", Some(firefox)), ("/rows?format=html", None)] {
-        let (status, head, body) = get(addr, target, accept);
-        assert_eq!(status, 200, "{target}");
-        assert!(
-            head.contains("content-type: text/html; charset=utf-8"),
-            "{head}"
-        );
-        let csp = format!(
-            "content-security-policy: {}",
-            codec_html::CONTENT_SECURITY_POLICY.to_ascii_lowercase()
-        );
-        assert!(head.contains(&csp), "{head}");
-        assert!(body.contains("<td class=\"text\">Bo | Lin</td>"), "{body}");
-        assert!(body.contains("<a href=\"?format=md\">md</a>"), "{body}");
-        assert!(body.contains("<th>o200k tokens</th>"), "{body}");
-    }
-    // Agents and curl: as before, and no policy header.
-    for (accept, content_type) in [
-        ("text/markdown, text/html, */*", "text/markdown"),
-        ("*/*", "application/json"),
-    ] {
-        let (_, head, _) = get(addr, "/rows", Some(accept));
-        assert!(
-            head.contains(&format!("content-type: {content_type}")),
-            "{head}"
-        );
-        assert!(!head.contains("content-security-policy"), "{head}");
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
 }

@@ -53,6 +53,14 @@ impl MediaType {
     }
 
     /// Builds a media type from parts. Names are lower-cased.
+    ///
+    /// # Errors
+    ///
+    /// [`MediaTypeError::InvalidEssence`] when the type or subtype is not a
+    /// token; [`MediaTypeError::InvalidParameter`] when a name is not a
+    /// token or a value holds a control character (other than HTAB) or
+    /// DEL, which no quoted-string can carry (RFC 9110 §5.6.4), so the
+    /// text would not parse back.
     pub fn new<'a>(
         type_: &str,
         subtype: &str,
@@ -77,7 +85,7 @@ impl MediaType {
             params: Vec::new(),
         };
         for (name, value) in params {
-            if !is_token(name) {
+            if !is_token(name) || !value.chars().all(is_quotable) {
                 return Err(MediaTypeError::InvalidParameter {
                     offset: media_type.text.len(),
                     text: media_type.text,
@@ -216,7 +224,10 @@ fn parse_param_value(input: &str) -> Option<(String, usize)> {
     while let Some((i, c)) = chars.next() {
         match c {
             '"' => return Some((value, i + 2)),
-            '\\' => value.push(chars.next()?.1),
+            '\\' => match chars.next()? {
+                (_, c) if is_quotable(c) => value.push(c),
+                _ => return None,
+            },
             c if is_qdtext(c) => value.push(c),
             _ => return None,
         }
@@ -243,7 +254,15 @@ fn is_token(s: &str) -> bool {
 
 /// RFC 9110 §5.6.4 `qdtext` (obs-text allowed).
 fn is_qdtext(c: char) -> bool {
-    c == '\t' || c == ' ' || (c != '"' && c != '\\' && c != '\u{7f}' && c >= '!')
+    is_quotable(c) && c != '"' && c != '\\'
+}
+
+/// What a quoted-string can carry, escaped or not: the characters a
+/// quoted-pair may escape (RFC 9110 §5.6.4: HTAB, SP, VCHAR, obs-text).
+/// Checked on parsing and on building alike, so every value the type
+/// holds formats as text that parses back.
+fn is_quotable(c: char) -> bool {
+    c == '\t' || (c >= ' ' && c != '\u{7f}')
 }
 
 impl fmt::Display for MediaType {

@@ -1,0 +1,132 @@
+//! The response body: shared bytes, handed out in chunks, holding a slot
+//! of the server's bound on concurrent work until the last chunk is taken.
+
+use std::convert::Infallible;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use bytes::Bytes;
+use http_body::{Frame, SizeHint};
+use tokio::sync::OwnedSemaphorePermit;
+
+/// The size of the chunks a body is handed to hyper in. hyper asks for
+/// the next chunk only when its write buffer has room (about 400 KiB), so
+/// a body yields its last chunk, and gives its slot back, only once the
+/// client has taken nearly all of it: a client that stops reading keeps
+/// its slot until the idle timeout closes the connection. Chunks are
+/// slices of the shared bytes, never copies.
+const CHUNK: usize = 64 * 1024;
+
+/// A body of shared bytes; for a document, a slot of the work bound.
+#[derive(Debug)]
+pub(crate) struct SharedBody {
+    rest: Bytes,
+    slot: Option<OwnedSemaphorePermit>,
+}
+
+impl SharedBody {
+    /// A body that holds `slot` until its last chunk is taken (or it is
+    /// dropped with the connection).
+    pub(crate) fn holding(bytes: Bytes, slot: OwnedSemaphorePermit) -> SharedBody {
+        SharedBody {
+            rest: bytes,
+            slot: Some(slot),
+        }
+    }
+
+    pub(crate) fn empty() -> SharedBody {
+        SharedBody::from(Bytes::new())
+    }
+}
+
+impl From<Bytes> for SharedBody {
+    fn from(bytes: Bytes) -> SharedBody {
+        SharedBody {
+            rest: bytes,
+            slot: None,
+        }
+    }
+}
+
+impl From<String> for SharedBody {
+    fn from(text: String) -> SharedBody {
+        SharedBody::from(Bytes::from(text))
+    }
+}
+
+impl http_body::Body for SharedBody {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        _: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        let this = self.get_mut();
+        if this.rest.is_empty() {
+            this.slot = None;
+            return Poll::Ready(None);
+        }
+        let chunk = this.rest.split_to(CHUNK.min(this.rest.len()));
+        if this.rest.is_empty() {
+            // hyper may never poll again once the length is reached.
+            this.slot = None;
+        }
+        Poll::Ready(Some(Ok(Frame::data(chunk))))
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.rest.is_empty()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        SizeHint::with_exact(self.rest.len() as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use http_body::Body;
+    use tokio::sync::Semaphore;
+
+    use super::*;
+
+    fn next(body: &mut SharedBody) -> Option<Bytes> {
+        let waker = std::task::Waker::noop();
+        match Pin::new(body).poll_frame(&mut Context::from_waker(waker)) {
+            Poll::Ready(Some(Ok(frame))) => Some(frame.into_data().unwrap()),
+            Poll::Ready(None) => None,
+            Poll::Pending => panic!("a shared body is always ready"),
+        }
+    }
+
+    #[test]
+    fn chunks_share_the_bytes_and_the_slot_is_held_to_the_last_one() {
+        let bytes = Bytes::from(vec![7u8; CHUNK * 2 + 10]);
+        let bound = Arc::new(Semaphore::new(1));
+        let slot = bound.clone().try_acquire_owned().unwrap();
+        let mut body = SharedBody::holding(bytes.clone(), slot);
+        assert_eq!(body.size_hint().exact(), Some(bytes.len() as u64));
+        let mut sizes = Vec::new();
+        while let Some(chunk) = next(&mut body) {
+            // A slice of the same allocation, not a copy.
+            assert!(bytes.as_ptr_range().contains(&chunk.as_ptr()));
+            sizes.push((chunk.len(), bound.available_permits()));
+        }
+        assert_eq!(sizes, [(CHUNK, 0), (CHUNK, 0), (10, 1)]);
+        assert!(body.is_end_stream());
+    }
+
+    #[test]
+    fn dropping_a_body_gives_its_slot_back() {
+        let bound = Arc::new(Semaphore::new(1));
+        let slot = bound.clone().try_acquire_owned().unwrap();
+        let body = SharedBody::holding(Bytes::from_static(b"abc"), slot);
+        assert_eq!(bound.available_permits(), 0);
+        drop(body);
+        assert_eq!(bound.available_permits(), 1);
+        assert!(next(&mut SharedBody::empty()).is_none());
+    }
+}

@@ -1,0 +1,779 @@
+//! `codec serve` over real sockets: the built binary on 127.0.0.1 (port
+//! 0), raw HTTP/1.1 over `TcpStream`s, hostile clients included. Every wait
+//! is bounded, and a server is killed when its test ends.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+mod common;
+
+use common::{temp_dir, ROWS};
+
+/// How long any single wait of a test may last.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// A running `codec serve`, its address and its log (stderr) lines.
+struct Server {
+    child: Child,
+    addr: String,
+    /// What it wrote before it listened (warnings about skipped files).
+    startup: Vec<String>,
+    log: Receiver<String>,
+}
+
+impl Server {
+    /// `codec serve --addr 127.0.0.1:0 ARGS`, once it listens.
+    fn start(args: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_codec"))
+            .args(["serve", "--addr", "127.0.0.1:0"])
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the codec binary starts");
+        let stderr = BufReader::new(child.stderr.take().unwrap());
+        let (tx, log) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in stderr.lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        // Killed on drop, should it never listen.
+        let mut server = Server {
+            child,
+            addr: String::new(),
+            startup: Vec::new(),
+            log,
+        };
+        loop {
+            let line = server
+                .log
+                .recv_timeout(PATIENCE)
+                .unwrap_or_else(|_| panic!("the server did not start: {:?}", server.startup));
+            if let Some(rest) = line.split(" on http://").nth(1) {
+                server.addr = rest.split('/').next().unwrap().to_owned();
+                return server;
+            }
+            server.startup.push(line);
+        }
+    }
+
+    /// The next log line that starts with `prefix`, skipping others.
+    fn log_line(&self, prefix: &str) -> String {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self
+                .log
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no log line starting with {prefix:?}"));
+            if line.starts_with(prefix) {
+                return line;
+            }
+        }
+    }
+
+    /// A field of /proc/PID/status in kB (`VmRSS`, `VmHWM`).
+    #[cfg(target_os = "linux")]
+    fn status_kb(&self, field: &str) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
+            .and_then(|v| v.trim().strip_suffix(" kB")?.parse().ok())
+            .unwrap_or_else(|| panic!("no {field} in {status}"))
+    }
+
+    /// Ctrl-C (SIGINT); returns the exit code.
+    fn interrupt(&mut self) -> Option<i32> {
+        let killed = Command::new("kill")
+            .args(["-INT", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let deadline = Instant::now() + PATIENCE;
+        while Instant::now() < deadline {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.code();
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("the server did not stop on SIGINT");
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[derive(Debug)]
+struct Reply {
+    status: u16,
+    /// Names in lower case.
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Reply {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn text(&self) -> String {
+        String::from_utf8(self.body.clone()).unwrap()
+    }
+}
+
+fn connect(addr: &str) -> TcpStream {
+    let stream = TcpStream::connect(addr).unwrap();
+    stream.set_read_timeout(Some(PATIENCE)).unwrap();
+    stream.set_write_timeout(Some(PATIENCE)).unwrap();
+    stream
+}
+
+/// Splits a whole response.
+fn parse_reply(raw: &[u8]) -> Reply {
+    let end = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .unwrap_or_else(|| panic!("no header block in {:?}", String::from_utf8_lossy(raw)));
+    let head = std::str::from_utf8(&raw[..end]).unwrap();
+    let mut lines = head.split("\r\n");
+    let status = lines.next().unwrap()[9..12].parse().unwrap();
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    Reply {
+        status,
+        headers,
+        body: raw[end + 4..].to_vec(),
+    }
+}
+
+/// Sends `raw` as is on a fresh connection and reads to the end.
+fn exchange(addr: &str, raw: &str) -> Reply {
+    let mut stream = connect(addr);
+    stream.write_all(raw.as_bytes()).unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).unwrap();
+    parse_reply(&response)
+}
+
+/// `METHOD TARGET HTTP/1.1` with `Host`, `Connection: close` and an
+/// optional `Accept`.
+fn request(addr: &str, method: &str, target: &str, accept: Option<&str>) -> Reply {
+    let accept = accept.map_or(String::new(), |a| format!("Accept: {a}\r\n"));
+    exchange(
+        addr,
+        &format!("{method} {target} HTTP/1.1\r\nHost: {addr}\r\n{accept}Connection: close\r\n\r\n"),
+    )
+}
+
+fn get(addr: &str, target: &str, accept: Option<&str>) -> Reply {
+    request(addr, "GET", target, accept)
+}
+
+/// About `rows` × 160 bytes of JSON: an array of uniform objects.
+fn big_rows(rows: usize) -> Vec<u8> {
+    let mut out = b"[".to_vec();
+    for i in 0..rows {
+        if i > 0 {
+            out.push(b',');
+        }
+        write!(
+            out,
+            r#"{{"id":{i},"name":"row number {i}","note":"a long enough note to make the document big, row {i}","ok":true}}"#
+        )
+        .unwrap();
+    }
+    out.push(b']');
+    out
+}
+
+fn write_doc(dir: &Path, name: &str, bytes: &[u8]) {
+    std::fs::write(dir.join(name), bytes).unwrap();
+}
+
+#[test]
+fn serve_over_real_http() {
+    let dir = temp_dir("serve");
+    write_doc(&dir, "rows.json", ROWS);
+    write_doc(&dir, "notes.txt", b"not served");
+    let mut server = Server::start(&[dir.to_str().unwrap()]);
+    let addr = server.addr.clone();
+
+    let reply = get(&addr, "/rows", Some("text/markdown"));
+    assert_eq!(reply.status, 200);
+    assert_eq!(
+        reply.header("content-type"),
+        Some("text/markdown; charset=utf-8; variant=GFM")
+    );
+    assert_eq!(reply.header("vary"), Some("Accept"));
+    assert!(reply.text().starts_with("|id|name|score|"), "{reply:?}");
+
+    let reply = get(&addr, "/rows", None);
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.header("content-type"), Some("application/json"));
+    assert_eq!(reply.body, ROWS);
+
+    let reply = get(&addr, "/rows?format=md", Some("application/json"));
+    assert_eq!(reply.status, 200);
+    assert!(reply.text().starts_with("|id|"));
+
+    let reply = get(&addr, "/rows", Some("image/png"));
+    assert_eq!(reply.status, 406);
+    assert_eq!(reply.header("vary"), Some("Accept"));
+    let body = reply.text();
+    assert!(
+        body.contains("application/json") && body.contains("text/markdown"),
+        "{body}"
+    );
+
+    let reply = get(&addr, "/rows?format=yaml", None);
+    assert_eq!(reply.status, 400);
+    assert!(reply.text().contains("json, md, mcp"), "{reply:?}");
+
+    let reply = get(&addr, "/missing", None);
+    assert_eq!(reply.status, 404);
+    assert!(reply.text().contains("/rows"));
+
+    let reply = get(&addr, "/", Some("text/markdown"));
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.text(), "|name|path|\n|---|---|\n|rows|/rows|\n");
+
+    // HEAD: the headers of GET, no body.
+    let reply = request(&addr, "HEAD", "/rows", None);
+    assert_eq!(reply.status, 200);
+    assert_eq!(
+        reply.header("content-length"),
+        Some(ROWS.len().to_string().as_str())
+    );
+    assert!(reply.body.is_empty(), "{reply:?}");
+
+    // One log line per request, then a clean stop on Ctrl-C (SIGINT).
+    let line = server.log_line("GET /rows ");
+    assert!(line.starts_with("GET /rows 200 "), "{line}");
+    assert_eq!(server.interrupt(), Some(0));
+}
+
+/// Issue 17, finding 3: every request rendered its own copy of the body,
+/// so 200 clients of a 20 MB document took the server to 5.2 GB. Each
+/// representation is now rendered once and its bytes shared: with 32
+/// replies in flight at once (each client has read only its status line),
+/// the server's peak memory grows by a few renderings, not 32.
+#[cfg(target_os = "linux")]
+#[test]
+fn concurrent_requests_share_one_rendering() {
+    const CLIENTS: usize = 32;
+    let dir = temp_dir("memory");
+    let doc = big_rows(150_000);
+    let size_kb = doc.len() as u64 / 1024;
+    assert!(size_kb > 15_000, "{size_kb} kB");
+    write_doc(&dir, "big.json", &doc);
+    let server = Server::start(&[dir.to_str().unwrap()]);
+    let idle_kb = server.status_kb("VmRSS");
+    for accept in ["application/json", "text/markdown"] {
+        let mut clients: Vec<TcpStream> = (0..CLIENTS)
+            .map(|_| {
+                let mut stream = connect(&server.addr);
+                write!(
+                    stream,
+                    "GET /big HTTP/1.1\r\nHost: x\r\nAccept: {accept}\r\nConnection: close\r\n\r\n"
+                )
+                .unwrap();
+                stream
+            })
+            .collect();
+        // Every reply has started, and none is read further: all are in
+        // flight at once.
+        for stream in &mut clients {
+            let mut status = [0; 12];
+            stream.read_exact(&mut status).unwrap();
+            assert_eq!(&status, b"HTTP/1.1 200", "{accept}");
+        }
+        let peak_kb = server.status_kb("VmHWM");
+        let mut lengths = Vec::new();
+        for mut stream in clients {
+            let mut rest = Vec::new();
+            stream.read_to_end(&mut rest).unwrap();
+            let reply = parse_reply(&[b"HTTP/1.1 200".as_slice(), &rest].concat());
+            assert_eq!(
+                reply.header("content-length"),
+                Some(reply.body.len().to_string().as_str())
+            );
+            lengths.push(reply.body.len());
+        }
+        lengths.dedup();
+        assert_eq!(lengths.len(), 1, "{accept}: every client got the same body");
+        let grown_kb = peak_kb.saturating_sub(idle_kb);
+        assert!(
+            grown_kb < CLIENTS as u64 * size_kb / 4,
+            "{accept}: the server grew by {grown_kb} kB for {CLIENTS} replies of a {size_kb} kB document"
+        );
+    }
+}
+
+/// Beyond `--max-concurrent`, a quick `503` with `Retry-After`, not more
+/// work. A response holds its slot until its client has (nearly) all of
+/// it, so a client that reads only the status line of a large document
+/// holds the only slot, deterministically: the document is far larger
+/// than what the sockets and hyper's buffer take without the client
+/// reading.
+#[test]
+fn beyond_the_bound_a_503_with_retry_after() {
+    let dir = temp_dir("bound");
+    write_doc(&dir, "big.json", &big_rows(150_000));
+    write_doc(&dir, "rows.json", ROWS);
+    let server = Server::start(&["--max-concurrent", "1", dir.to_str().unwrap()]);
+    let addr = server.addr.as_str();
+
+    let mut holder = connect(addr);
+    write!(
+        holder,
+        "GET /big HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut status = [0; 12];
+    holder.read_exact(&mut status).unwrap();
+    assert_eq!(&status, b"HTTP/1.1 200");
+
+    for target in ["/rows", "/big", "/"] {
+        let reply = get(addr, target, Some("text/markdown"));
+        assert_eq!(reply.status, 503, "{target}: {reply:?}");
+        assert_eq!(reply.header("retry-after"), Some("1"), "{reply:?}");
+        assert!(
+            reply.text().starts_with("503 Service Unavailable"),
+            "{reply:?}"
+        );
+    }
+    // What needs no work is still answered.
+    assert_eq!(get(addr, "/missing", None).status, 404);
+    let line = server.log_line("GET /rows 503 ");
+    assert!(
+        line.contains(" type=\"text/markdown; charset=utf-8; variant=GFM\" "),
+        "{line}"
+    );
+
+    // The holder reads the rest; its slot is free again.
+    let mut rest = Vec::new();
+    holder.read_to_end(&mut rest).unwrap();
+    let reply = get(addr, "/rows", None);
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert_eq!(reply.body, ROWS);
+}
+
+/// Issue 17, finding 4: slowloris connections (half a request line; a
+/// header byte every 200 ms) are closed once the header timeout passes, a
+/// kept-alive connection with no next request too, and a client that
+/// stops reading a response once the idle timeout passes; requests are
+/// served all the while.
+#[test]
+fn slow_and_idle_connections_are_closed_while_requests_are_served() {
+    let dir = temp_dir("slow");
+    write_doc(&dir, "rows.json", ROWS);
+    write_doc(&dir, "big.json", &big_rows(150_000));
+    let server = Server::start(&[
+        "--header-timeout",
+        "1s",
+        "--idle-timeout",
+        "2s",
+        dir.to_str().unwrap(),
+    ]);
+    let addr = server.addr.clone();
+    // Warm the big document's rendering, so the idle client below is idle
+    // from its first bytes.
+    assert_eq!(get(&addr, "/big", None).status, 200);
+
+    let started = Instant::now();
+    let half_lines: Vec<TcpStream> = (0..20)
+        .map(|_| {
+            let mut stream = connect(&addr);
+            stream.write_all(b"GET /rows HT").unwrap();
+            stream
+        })
+        .collect();
+    let tricklers: Vec<_> = (0..5)
+        .map(|_| {
+            let addr = addr.clone();
+            std::thread::spawn(move || {
+                let mut stream = connect(&addr);
+                stream
+                    .write_all(b"GET /rows HTTP/1.1\r\nHost: x\r\n")
+                    .unwrap();
+                stream
+                    .set_read_timeout(Some(Duration::from_millis(200)))
+                    .unwrap();
+                let started = Instant::now();
+                while started.elapsed() < PATIENCE {
+                    if stream.write_all(b"x").is_err() {
+                        return started.elapsed();
+                    }
+                    let mut buf = [0; 256];
+                    match stream.read(&mut buf) {
+                        Ok(0) => return started.elapsed(),
+                        Err(e)
+                            if e.kind() != std::io::ErrorKind::WouldBlock
+                                && e.kind() != std::io::ErrorKind::TimedOut =>
+                        {
+                            return started.elapsed()
+                        }
+                        _ => {}
+                    }
+                }
+                panic!("a trickling client was never disconnected");
+            })
+        })
+        .collect();
+    let mut kept_alive = connect(&addr);
+    write!(kept_alive, "GET /rows HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    let mut idle_reader = connect(&addr);
+    write!(
+        idle_reader,
+        "GET /big HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+
+    // Served all the while: a request every 100 ms for 2.5 s. (The time
+    // bounds here are loose: the machine running the tests may be busy.)
+    while started.elapsed() < Duration::from_millis(2500) {
+        let asked = Instant::now();
+        let reply = get(&addr, "/rows", None);
+        assert_eq!(reply.status, 200);
+        assert!(
+            asked.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            asked.elapsed()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+
+    // Each closed: EOF (perhaps after a 408) or a reset, well before the
+    // patience runs out (it would, were they never closed).
+    for mut stream in half_lines {
+        let mut rest = Vec::new();
+        let _ = stream.read_to_end(&mut rest);
+        assert!(
+            rest.is_empty() || rest.starts_with(b"HTTP/1.1 408"),
+            "{:?}",
+            String::from_utf8_lossy(&rest)
+        );
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(8),
+        "{:?}",
+        started.elapsed()
+    );
+    for trickler in tricklers {
+        let closed_after = trickler.join().unwrap();
+        assert!(
+            closed_after >= Duration::from_millis(900) && closed_after < Duration::from_secs(6),
+            "{closed_after:?}"
+        );
+    }
+    // The kept-alive connection got its reply, then was closed.
+    let mut replies = Vec::new();
+    let _ = kept_alive.read_to_end(&mut replies);
+    let reply = parse_reply(&replies);
+    assert_eq!((reply.status, reply.body.as_slice()), (200, ROWS));
+    // The reader that stopped got part of the body, then an end.
+    let mut partial = Vec::new();
+    let _ = idle_reader.read_to_end(&mut partial);
+    let reply = parse_reply(&partial);
+    let full: usize = reply.header("content-length").unwrap().parse().unwrap();
+    assert!(reply.body.len() < full, "{} of {full}", reply.body.len());
+}
+
+/// RFC 9112 §3.2: an HTTP/1.1 request without `Host`, with two, or with an
+/// invalid one is a 400; HTTP/1.0 needs none.
+#[test]
+fn host_is_required_in_http11() {
+    let dir = temp_dir("host");
+    write_doc(&dir, "rows.json", ROWS);
+    let server = Server::start(&[dir.to_str().unwrap()]);
+    let cases: &[(&str, u16, &str)] = &[
+        (
+            "GET /rows HTTP/1.1\r\nConnection: close\r\n\r\n",
+            400,
+            "needs a Host header",
+        ),
+        (
+            "GET /rows HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n",
+            400,
+            "more than one Host",
+        ),
+        (
+            "GET /rows HTTP/1.1\r\nHost: a@b\r\nConnection: close\r\n\r\n",
+            400,
+            "not a host and port",
+        ),
+        (
+            "GET /rows HTTP/1.1\r\nHost: a:b:c\r\nConnection: close\r\n\r\n",
+            400,
+            "not a host and port",
+        ),
+        (
+            "GET /rows HTTP/1.1\r\nHost: example.com:8080\r\nConnection: close\r\n\r\n",
+            200,
+            "",
+        ),
+        (
+            "GET /rows HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n",
+            200,
+            "",
+        ),
+        ("GET /rows HTTP/1.0\r\n\r\n", 200, ""),
+    ];
+    for (raw, status, says) in cases {
+        let reply = exchange(&server.addr, raw);
+        assert_eq!(reply.status, *status, "{raw:?}: {reply:?}");
+        assert!(reply.text().contains(says), "{raw:?}: {reply:?}");
+    }
+}
+
+/// RFC 9110 §15.5.6: a 405 says which methods the resource has.
+#[test]
+fn method_not_allowed_names_the_allowed_ones() {
+    let dir = temp_dir("allow");
+    write_doc(&dir, "rows.json", ROWS);
+    let server = Server::start(&[dir.to_str().unwrap()]);
+    for method in ["POST", "PUT", "DELETE", "OPTIONS", "PATCH"] {
+        for target in ["/rows", "/", "/missing"] {
+            let reply = request(&server.addr, method, target, None);
+            assert_eq!(reply.status, 405, "{method} {target}");
+            assert_eq!(
+                reply.header("allow"),
+                Some("GET, HEAD"),
+                "{method} {target}"
+            );
+        }
+    }
+    assert_eq!(request(&server.addr, "HEAD", "/rows", None).status, 200);
+}
+
+/// Issue 14: `My File.json` was advertised as `/My File` and `/My%20File`
+/// was a 404. Names are served and advertised percent-encoded; request
+/// paths decode strictly; nothing reaches outside the loaded documents.
+#[test]
+fn names_that_need_percent_encoding() {
+    let dir = temp_dir("percent");
+    for name in ["My File", "café", "a%2Fb", "rows"] {
+        write_doc(
+            &dir,
+            &format!("{name}.json"),
+            format!(r#"{{"name":"{name}"}}"#).as_bytes(),
+        );
+    }
+    let server = Server::start(&[dir.to_str().unwrap()]);
+    let addr = server.addr.as_str();
+    let mut advertised = Vec::new();
+    for _ in 0..4 {
+        let line = server.log_line("codec:   http://");
+        advertised.push(line.split(addr).nth(1).unwrap().to_owned());
+    }
+    assert_eq!(
+        advertised,
+        ["/My%20File", "/a%252Fb", "/caf%C3%A9", "/rows"]
+    );
+    let index = get(addr, "/", None);
+    assert_eq!(
+        index.text(),
+        r#"[{"name":"My File","path":"/My%20File"},{"name":"a%2Fb","path":"/a%252Fb"},{"name":"café","path":"/caf%C3%A9"},{"name":"rows","path":"/rows"}]"#
+    );
+    let cases: &[(&str, u16, &str)] = &[
+        ("/My%20File", 200, r#"{"name":"My File"}"#),
+        ("/caf%C3%A9", 200, r#"{"name":"café"}"#),
+        ("/caf%c3%a9", 200, r#"{"name":"café"}"#),
+        ("/a%252Fb", 200, r#"{"name":"a%2Fb"}"#),
+        ("/My%20File?format=json", 200, r#"{"name":"My File"}"#),
+        (
+            "/My%2520File",
+            404,
+            "404 Not Found: no document \"My%20File\"",
+        ),
+        ("/a%2Fb", 404, "404 Not Found: no document \"a/b\""),
+        ("/..%2Frows", 404, "404 Not Found"),
+        ("/%2e%2e", 404, "404 Not Found"),
+        ("/../rows", 404, "404 Not Found"),
+        ("/rows/", 404, "404 Not Found"),
+        (
+            "/%",
+            400,
+            "400 Bad Request: malformed percent-encoding at byte 1",
+        ),
+        (
+            "/ab%zz",
+            400,
+            "400 Bad Request: malformed percent-encoding at byte 3",
+        ),
+        (
+            "/%C3%28",
+            400,
+            "400 Bad Request: the path does not decode to UTF-8",
+        ),
+    ];
+    for (target, status, body) in cases {
+        let reply = get(addr, target, None);
+        assert_eq!(reply.status, *status, "{target}: {reply:?}");
+        assert!(reply.text().starts_with(body), "{target}: {reply:?}");
+    }
+    // The 404 lists what is there, as paths a client can send.
+    let missing = get(addr, "/nope", None).text();
+    assert!(
+        missing.ends_with("  /My%20File\n  /a%252Fb\n  /caf%C3%A9\n  /rows\n"),
+        "{missing}"
+    );
+}
+
+/// Issue 17, finding 5: `DIR/leak.json -> ../outside/secret.json` was
+/// served. Links that stay inside DIR are served (aliases); links that
+/// leave it, directly or through another link, or lead nowhere, are
+/// skipped with a warning at start, unless `--follow-symlinks`.
+#[cfg(unix)]
+#[test]
+fn symlinks_leaving_the_directory_are_not_served() {
+    use std::os::unix::fs::symlink;
+    let root = temp_dir("links");
+    let dir = root.join("served");
+    let outside = root.join("outside");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::create_dir_all(&outside).unwrap();
+    write_doc(&dir, "rows.json", ROWS);
+    write_doc(&dir.join("sub"), "inner.json", br#"{"inner":true}"#);
+    write_doc(&outside, "secret.json", br#"{"secret":"s3cr3t"}"#);
+    symlink("../outside/secret.json", dir.join("leak.json")).unwrap();
+    symlink(outside.join("secret.json"), dir.join("absolute.json")).unwrap();
+    symlink("leak.json", dir.join("hop.json")).unwrap();
+    symlink("rows.json", dir.join("alias.json")).unwrap();
+    symlink("sub/inner.json", dir.join("deep.json")).unwrap();
+    symlink("nowhere.json", dir.join("dangling.json")).unwrap();
+
+    let server = Server::start(&[dir.to_str().unwrap()]);
+    let addr = server.addr.as_str();
+    let cases: &[(&str, u16)] = &[
+        ("/rows", 200),
+        ("/alias", 200),
+        ("/deep", 200),
+        ("/leak", 404),
+        ("/absolute", 404),
+        ("/hop", 404),
+        ("/dangling", 404),
+    ];
+    for (target, status) in cases {
+        let reply = get(addr, target, None);
+        assert_eq!(reply.status, *status, "{target}: {reply:?}");
+        assert!(!reply.text().contains("s3cr3t"), "{target}: {reply:?}");
+    }
+    assert_eq!(get(addr, "/alias", None).body, ROWS);
+    assert_eq!(
+        get(addr, "/", None).text(),
+        r#"[{"name":"alias","path":"/alias"},{"name":"deep","path":"/deep"},{"name":"rows","path":"/rows"}]"#
+    );
+    let warnings = server.startup.join("\n");
+    for name in ["absolute.json", "hop.json", "leak.json"] {
+        assert!(
+            warnings.contains(&format!("{name}: a symbolic link to "))
+                && warnings.contains("outside the directory (--follow-symlinks serves it)"),
+            "{name}: {warnings}"
+        );
+    }
+    assert!(
+        warnings.contains("dangling.json: a symbolic link that leads nowhere"),
+        "{warnings}"
+    );
+
+    let trusting = Server::start(&["--follow-symlinks", dir.to_str().unwrap()]);
+    for target in ["/leak", "/absolute", "/hop"] {
+        let reply = get(&trusting.addr, target, None);
+        assert_eq!(reply.status, 200, "{target}");
+        assert_eq!(reply.text(), r#"{"secret":"s3cr3t"}"#);
+    }
+}
+
+/// Issue 14: one line per request with the `Accept` negotiated from and
+/// the type chosen, the bytes and the time; client text quoted.
+#[test]
+fn one_log_line_per_request() {
+    let dir = temp_dir("log");
+    write_doc(&dir, "rows.json", ROWS);
+    let server = Server::start(&[dir.to_str().unwrap()]);
+    let addr = server.addr.as_str();
+    let md = get(addr, "/rows", Some("text/markdown")).body.len();
+    server.log_line("GET ");
+    let cases: &[(&str, &str, Option<&str>, String)] = &[
+        ("GET", "/rows", Some("text/markdown"), format!("GET /rows 200 accept=\"text/markdown\" type=\"text/markdown; charset=utf-8; variant=GFM\" {md}B ")),
+        ("GET", "/rows", None, format!("GET /rows 200 accept=- type=\"application/json\" {}B ", ROWS.len())),
+        ("HEAD", "/rows?format=md", Some("application/json"), format!("HEAD /rows?format=md 200 accept=\"application/json\" type=\"text/markdown; charset=utf-8; variant=GFM\" {md}B ")),
+        ("GET", "/rows", Some("image/png"), "GET /rows 406 accept=\"image/png\" type=- ".to_owned()),
+        ("GET", "/nope", Some("a/b; q=\"x\\\"y\""), "GET /nope 404 accept=\"a/b; q=\\\"x\\\\\\\"y\\\"\" type=- ".to_owned()),
+        ("POST", "/rows", None, "POST /rows 405 accept=- type=- ".to_owned()),
+    ];
+    for (method, target, accept, expected) in cases {
+        request(addr, method, target, *accept);
+        let line = server.log_line(&format!("{method} "));
+        assert!(line.starts_with(expected), "{line}\nexpected {expected}");
+        assert!(line.ends_with("ms"), "{line}");
+    }
+    // Two Accept lines are one list (RFC 9110 §5.3).
+    exchange(
+        addr,
+        "GET /rows HTTP/1.1\r\nHost: x\r\nAccept: application/xml\r\nAccept: text/markdown\r\nConnection: close\r\n\r\n",
+    );
+    let line = server.log_line("GET ");
+    assert!(
+        line.starts_with(
+            "GET /rows 200 accept=\"application/xml, text/markdown\" type=\"text/markdown"
+        ),
+        "{line}"
+    );
+}
+
+/// `serve` answers browsers with the HTML page and its policy, and every
+/// other client as before.
+#[test]
+fn serve_gives_browsers_the_page() {
+    let dir = temp_dir("serve-html");
+    write_doc(&dir, "rows.json", ROWS);
+    let server = Server::start(&[dir.to_str().unwrap()]);
+    let addr = server.addr.as_str();
+
+    let firefox = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+    let csp = codec_html::CONTENT_SECURITY_POLICY;
+    for (target, accept) in [("/rows", Some(firefox)), ("/rows?format=html", None)] {
+        let reply = get(addr, target, accept);
+        assert_eq!(reply.status, 200, "{target}");
+        assert_eq!(
+            reply.header("content-type"),
+            Some("text/html; charset=utf-8"),
+            "{target}"
+        );
+        assert_eq!(reply.header("content-security-policy"), Some(csp));
+        let body = reply.text();
+        assert!(body.contains("<td class=\"text\">Bo | Lin</td>"), "{body}");
+        assert!(body.contains("<a href=\"?format=md\">md</a>"), "{body}");
+        assert!(body.contains("<th>o200k tokens</th>"), "{body}");
+    }
+    // Agents and curl: as before, and no policy header.
+    for (accept, content_type) in [
+        ("text/markdown, text/html, */*", "text/markdown"),
+        ("*/*", "application/json"),
+    ] {
+        let reply = get(addr, "/rows", Some(accept));
+        let header = reply.header("content-type").unwrap_or_default();
+        assert!(header.starts_with(content_type), "{accept}: {header}");
+        assert_eq!(reply.header("content-security-policy"), None);
+    }
+}
