@@ -8,13 +8,14 @@
 //! - [`Profile`]: the layout rules, `SPEC.md`'s (the default) or the
 //!   token-dense profile, read back by [`parse_dense`].
 //! - [`parse`]: markdown back to a value (the default rendering, and GFM
-//!   tables and key lists written by others), or a [`ParseError`] with its
-//!   line, column and what was expected; [`normalize`]: what the default
-//!   rendering carries, so `parse(render(v)) == normalize(v)`.
+//!   tables and key lists written by others); [`normalize`]: what the
+//!   default rendering carries, so `parse(render(v)) == normalize(v)`.
 //! - [`MarkdownCodecBuilder::lossless`] and [`parse_lossless`]: a rendering
 //!   with the fewest extra markers that reads back exactly.
 //! - [`parse_table`]: a rendered table back to its columns and exact cells
-//!   ([`Table`]), or a [`ParseTableError`] with its line and column.
+//!   ([`Table`]).
+//! - [`ParseError`]: why any reader rejected its input ([`ParseErrorKind`]),
+//!   at which line and column.
 //!
 //! The layout is the stable schema of `SPEC.md`: an array of flat objects
 //! is a table (keys written once), an object is a `- **key**: value` list
@@ -33,12 +34,12 @@
 //! benchmark datasets. The renderer writes straight into the caller's
 //! buffer, with no string per cell and no second copy of the document.
 //!
-//! The reader inverts the writer: one pass over the lines, linear in the
-//! input, gives the blocks of an outline, and one reader nests them; the
-//! same reader nests the layout of a value, which is [`normalize`]. It
-//! reads the schema and the tables and key lists people and tools write;
-//! it is not a general markdown parser (no block quotes, nested lists,
-//! HTML, or inline markup).
+//! The reader inverts the writer, one reading per layout: one pass over
+//! the lines, linear in the input, gives the blocks of an outline, and one
+//! reader nests them; the same reader nests the layout of a value, which
+//! is [`normalize`]. It reads the schema and the tables and key lists
+//! people and tools write; it is not a general markdown parser (no block
+//! quotes, nested lists, HTML, or inline markup).
 //!
 //! # Example
 //!
@@ -76,22 +77,17 @@
 
 mod codec;
 mod dense;
-mod dense_read;
+mod error;
 mod escape;
 mod json;
 mod lossless;
-mod normalize;
-mod outline;
-mod parse;
 mod profile;
-mod reading;
+mod read;
 mod render;
-mod table;
 
 pub use codec::{render, MarkdownCodec, MarkdownCodecBuilder};
 #[doc(hidden)]
 pub use dense::dense_json_paragraph;
-pub use normalize::normalize;
-pub use parse::{parse, parse_dense, parse_lossless, ParseError};
+pub use error::{ParseError, ParseErrorKind};
 pub use profile::Profile;
-pub use table::{parse_table, ParseTableError, Table};
+pub use read::{normalize, parse, parse_dense, parse_lossless, parse_table, Table};

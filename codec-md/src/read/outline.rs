@@ -2,16 +2,16 @@
 //! lists, tables, a top-level scalar), and the one reader that nests them
 //! into a [`Value`].
 //!
-//! The parser produces the blocks from markdown text; [`normalize`] produces
-//! them from a value's layout. Both then go through [`read`], so the rules
-//! that nest sections (heading depth, the h6 cap, `[i]` labels, duplicate
-//! keys) live in one place.
+//! The line pass ([`crate::read::lexer`]) produces the blocks from markdown
+//! text; [`normalize`] produces them from a value's layout. Both then go
+//! through [`read`], so the rules that nest sections (heading depth, the h6
+//! cap, `[i]` labels, duplicate keys) live in one place.
 //!
 //! [`normalize`]: crate::normalize
 
 use codec_core::{Map, Value};
 
-use crate::parse::ParseError;
+use crate::error::{ParseError, ParseErrorKind};
 
 /// What names a member: a key, or `[i]` for an array element.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,15 +28,22 @@ pub(crate) struct Block {
     pub(crate) line: usize,
 }
 
+/// One `- **key**: value` line.
+#[derive(Debug)]
+pub(crate) struct Item {
+    pub(crate) label: Label,
+    /// `None` is the lossless placeholder for a section that comes later.
+    pub(crate) value: Option<Value>,
+}
+
 #[derive(Debug)]
 pub(crate) enum Kind {
     /// A top-level paragraph or fence: the whole document.
     Scalar(Value),
     /// A table: an array of row objects.
     Table(Value),
-    /// A list of `- **key**: value` lines; `None` is the lossless
-    /// placeholder for a section that comes later.
-    List(Vec<(Label, Option<Value>)>),
+    /// A list of `- **key**: value` lines.
+    List(Vec<Item>),
     /// A heading at `depth` (its level, or beyond 6 by its lossless
     /// marker). `capped` is an unmarked h6 of the default reading, which
     /// may stand for any depth from 6 on.
@@ -73,11 +80,11 @@ pub(crate) fn read(blocks: Vec<Block>, max_depth: usize) -> Result<Value, ParseE
     };
     match reader.blocks.next() {
         None => Ok(value),
-        Some(block) => Err(ParseError::Expected {
-            line: block.line,
-            column: 1,
-            expected: "the end of the document (a list, table or paragraph ends it here)",
-        }),
+        Some(block) => Err(ParseError::expected(
+            "the end of the document (a list, table or paragraph ends it here)",
+            block.line,
+            1,
+        )),
     }
 }
 
@@ -98,7 +105,7 @@ impl Reader {
                     ..
                 }) = self.blocks.next()
                 {
-                    entries = items;
+                    entries = items.into_iter().map(|i| (i.label, i.value)).collect();
                     content = true;
                 }
             }
@@ -124,11 +131,11 @@ impl Reader {
                 break;
             }
             if nesting > self.max_depth {
-                return Err(ParseError::DepthLimit {
-                    line,
-                    column: 1,
+                let kind = ParseErrorKind::DepthLimit {
+                    nested: "sections",
                     limit: self.max_depth,
-                });
+                };
+                return Err(ParseError::new(kind, line, 1));
             }
             let Some(Block {
                 kind: Kind::Heading { label, capped, .. },

@@ -2,8 +2,8 @@
 
 use codec_core::{Map, Value, DEFAULT_MAX_DEPTH};
 
-use crate::outline::{self, Block, Kind, Label};
-use crate::reading;
+use crate::read::default;
+use crate::read::outline::{self, Block, Item, Kind, Label};
 use crate::render::{self, Layout};
 
 /// The value as plain markdown carries it: `parse(&render(v)?) ==
@@ -105,7 +105,10 @@ fn body<'v>(
                 other => other.clone(),
             },
         };
-        items.push((own(label), Some(read)));
+        items.push(Item {
+            label: own(label),
+            value: Some(read),
+        });
     }
     if !items.is_empty() {
         out.push(block(Kind::List(items)));
@@ -165,7 +168,7 @@ fn list(items: &[Value]) -> Value {
 /// A scalar in a cell or a list item: its text read as its type.
 fn scalar(value: &Value) -> Value {
     match value {
-        Value::String(s) => reading::scalar(s),
+        Value::String(s) => default::scalar(s),
         other => other.clone(),
     }
 }
@@ -178,7 +181,7 @@ fn text_line(s: &str) -> Value {
         return match s {
             "[]" => Value::Array(Vec::new()),
             "{}" => Value::Object(Map::new()),
-            _ => reading::scalar(s),
+            _ => default::scalar(s),
         };
     }
     let lead_end = s.len() - s.trim_start_matches(char::is_whitespace).len();
@@ -205,7 +208,7 @@ fn text_line(s: &str) -> Value {
                 to -= 1;
             }
         }
-        pieces.push(reading::scalar(&s[from..to]));
+        pieces.push(default::scalar(&s[from..to]));
         start = end + 1;
     }
     Value::Array(pieces)

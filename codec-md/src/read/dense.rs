@@ -1,26 +1,84 @@
-//! The dense profile's constructs read back ([`parse_dense`]): its tables
-//! (rows without outer pipes, dotted columns, a key column, `[a, b]` lists
-//! and JSON code spans in cells), its fenced `json` blocks, and a
-//! document's JSON paragraph.
-//!
-//! The parser ([`crate::parse`]) calls these where the dense reading meets
-//! a table, a fence or a top-level paragraph; everything else reads as in [`parse`].
-//!
-//! [`parse`]: crate::parse
-//! [`parse_dense`]: crate::parse_dense
+//! The dense reading, the mirror of the dense layout: [`parse_dense`], the
+//! default reading plus the dense profile's constructs: its tables (rows
+//! without outer pipes, dotted columns, a key column, `[a, b]` lists and
+//! JSON code spans in cells), its fenced `json` blocks, and a document's
+//! JSON paragraph.
 
 use codec_core::{Map, Value};
 
-use crate::parse::ParseError;
-use crate::reading::{self, is_blank, Reading};
+use crate::error::ParseError;
+use crate::read::default::{self, DefaultReading};
+use crate::read::inline::{self, is_blank, Refs};
+use crate::read::lexer::{self, ContainerFence, Reading};
+
+/// Reads the dense profile ([`Profile::Dense`]) back: [`parse`]'s reading,
+/// plus its tables, its fenced `json` blocks and a document's JSON
+/// paragraph.
+///
+/// A table row needs no outer pipes; a header cell's raw dots nest its
+/// column (`customer.name`; `\.` is a key's own dot); an empty first header
+/// cell makes the table an object keyed by its first column; an empty cell
+/// is a missing member; a cell `[a, b]` is a list and a code span is JSON.
+/// A fenced `json` block is its JSON, exactly, wherever a document or a
+/// section's body may be; so is a top-level paragraph that starts with a
+/// raw `{` or `[` and is JSON once its escapes are decoded (a string's
+/// paragraph starts `\{` or `\[`). So `parse_dense` gives back every JSON subtree
+/// exactly and every table's structure; scalars read as in [`parse`]
+/// (`"42"` comes back as `42`), and a null in a table row as a missing
+/// member.
+///
+/// [`Profile::Dense`]: crate::Profile::Dense
+/// [`parse`]: crate::parse
+///
+/// ```
+/// use codec_core::{from_str, CodecExt};
+/// use codec_md::{MarkdownCodec, Profile};
+///
+/// let value = from_str(r#"{"orders": [
+///     {"id": "A-1", "customer": {"name": "Ada"}, "tags": ["gift", "rush"], "items": [{"sku": "X1"}]},
+///     {"id": "A-2", "customer": {"name": "Bob"}, "tags": [], "items": [{"sku": "Y7"}]},
+///     {"id": "A-3", "customer": {"name": "Cy"}, "tags": ["gift"], "items": []}
+/// ]}"#).unwrap();
+/// let codec = MarkdownCodec::builder().profile(Profile::Dense).build();
+/// let markdown = String::from_utf8(codec.to_vec(&value).unwrap()).unwrap();
+/// assert!(markdown.contains("A-1|Ada|[gift, rush]|`[{\"sku\":\"X1\"}]`\n"));
+/// assert_eq!(codec_md::parse_dense(&markdown).unwrap(), value);
+/// ```
+pub fn parse_dense(markdown: &str) -> Result<Value, ParseError> {
+    lexer::read(markdown, DenseReading)
+}
+
+/// The dense reading's hooks: scalars and key lists as in the default
+/// reading, and its own tables, fences and paragraph.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct DenseReading;
+
+impl Reading for DenseReading {
+    fn line(self, raw: &str) -> Option<Value> {
+        DefaultReading.line(raw)
+    }
+
+    fn cell(self, raw: &str) -> Option<Value> {
+        DefaultReading.cell(raw)
+    }
+
+    fn table(self, header: &[&str], rows: &[(usize, Vec<&str>)]) -> Result<Value, ParseError> {
+        table(header, rows)
+    }
+
+    fn container_fence(self, info: &str) -> Option<ContainerFence> {
+        (info.split(is_blank).next() == Some("json")).then_some(json_block as ContainerFence)
+    }
+
+    fn paragraph(self, text: &str) -> Value {
+        json_paragraph(text).unwrap_or_else(|| DefaultReading.paragraph(text))
+    }
+}
 
 /// The value of a fenced `json` block's content.
-pub(crate) fn json_block(content: &str, line: usize) -> Result<Value, ParseError> {
-    codec_core::from_str(content).map_err(|_| ParseError::Expected {
-        line: line + 1,
-        column: 1,
-        expected: "JSON in a `json` fence",
-    })
+fn json_block(content: &str, line: usize) -> Result<Value, ParseError> {
+    codec_core::from_str(content)
+        .map_err(|_| ParseError::expected("JSON in a `json` fence", line + 1, 1))
 }
 
 /// The value of a top-level paragraph that is a document's compact JSON:
@@ -32,7 +90,7 @@ pub(crate) fn json_paragraph(text: &str) -> Option<Value> {
     if !text.starts_with(['{', '[']) {
         return None;
     }
-    codec_core::from_str(&reading::decode(text).text).ok()
+    codec_core::from_str(&inline::decode(text, Refs::All).text).ok()
 }
 
 /// A dense table from its raw header cells and its rows' raw cells: an
@@ -40,10 +98,7 @@ pub(crate) fn json_paragraph(text: &str) -> Option<Value> {
 /// header cell is empty. An empty cell is a missing member; a dotted
 /// header cell nests its cell (`customer.name`), `\.` being a key's own
 /// dot.
-pub(crate) fn table<'a>(
-    header: &[&str],
-    rows: impl Iterator<Item = (usize, Vec<&'a str>)>,
-) -> Result<Value, ParseError> {
+fn table(header: &[&str], rows: &[(usize, Vec<&str>)]) -> Result<Value, ParseError> {
     let keyed = header.len() > 1 && header[0].trim_matches(is_blank).is_empty();
     let paths: Vec<Vec<String>> = header
         .iter()
@@ -51,17 +106,17 @@ pub(crate) fn table<'a>(
         .map(|cell| {
             split_dots(cell.trim_matches(is_blank))
                 .into_iter()
-                .map(|key| reading::decode(key).text)
+                .map(|key| inline::decode(key, Refs::All).text)
                 .collect()
         })
         .collect();
     let mut array = Vec::new();
     let mut keyed_rows = Map::new();
     for (line, cells) in rows {
-        let mut cells = cells.into_iter();
+        let (line, mut cells) = (*line, cells.iter().copied());
         let key = if keyed {
             let raw = cells.next().unwrap_or_default();
-            Some(reading::decode(raw.trim_matches(is_blank)).text)
+            Some(inline::decode(raw.trim_matches(is_blank), Refs::All).text)
         } else {
             None
         };
@@ -72,10 +127,12 @@ pub(crate) fn table<'a>(
                 continue;
             }
             let value = cell(raw, line)?;
-            insert(&mut row, path, value).map_err(|()| ParseError::Expected {
-                line,
-                column: 1,
-                expected: "column paths that do not pass through another column's cell",
+            insert(&mut row, path, value).map_err(|()| {
+                ParseError::expected(
+                    "column paths that do not pass through another column's cell",
+                    line,
+                    1,
+                )
             })?;
         }
         match key {
@@ -104,11 +161,7 @@ fn cell(raw: &str, line: usize) -> Result<Value, ParseError> {
         let json = span.map(|inner| inner.replace("\\|", "|"));
         return match json.as_deref().map(codec_core::from_str) {
             Some(Ok(value)) => Ok(value),
-            _ => Err(ParseError::Expected {
-                line,
-                column: 1,
-                expected: "JSON in a code span",
-            }),
+            _ => Err(ParseError::expected("JSON in a code span", line, 1)),
         };
     }
     if let Some(inner) = raw.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
@@ -116,13 +169,10 @@ fn cell(raw: &str, line: usize) -> Result<Value, ParseError> {
             return Ok(Value::Array(Vec::new()));
         }
         return Ok(Value::Array(
-            reading::split_commas(inner, Reading::Plain)
-                .into_iter()
-                .map(|piece| reading::piece(piece, Reading::Plain))
-                .collect(),
+            default::items(inner).map(default::piece).collect(),
         ));
     }
-    Ok(reading::piece(raw, Reading::Plain))
+    Ok(default::piece(raw))
 }
 
 /// Puts `value` at `path` in `row`, making the objects on the way.
@@ -150,23 +200,9 @@ fn insert(row: &mut Map, path: &[String], value: Value) -> Result<(), ()> {
 /// Splits a header cell at its raw dots (a `\` skips the character after
 /// it).
 fn split_dots(raw: &str) -> Vec<&str> {
-    let bytes = raw.as_bytes();
-    let mut keys = Vec::new();
-    let mut start = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' if bytes.get(i + 1).is_some_and(u8::is_ascii_punctuation) => i += 2,
-            b'.' => {
-                keys.push(&raw[start..i]);
-                i += 1;
-                start = i;
-            }
-            _ => i += 1,
-        }
-    }
-    keys.push(&raw[start..]);
-    keys
+    inline::split(raw, inline::byte(b'.'))
+        .map(|(_, key)| key)
+        .collect()
 }
 
 #[cfg(test)]
