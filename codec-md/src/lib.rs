@@ -3,7 +3,8 @@
 //!
 //! - [`MarkdownCodec`] (built by [`MarkdownCodecBuilder`]): the
 //!   [`Codec`](codec_core::Codec) for `text/markdown; charset=utf-8;
-//!   variant=GFM`, format name `md`.
+//!   variant=GFM`, format name `md`; [`MarkdownCodec::parse`] reads back
+//!   what it writes.
 //! - [`render`]: a value to a markdown `String`.
 //! - [`Profile`]: the layout rules, `SPEC.md`'s (the default) or the
 //!   token-dense profile, read back by [`parse_dense`].

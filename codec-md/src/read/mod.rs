@@ -27,8 +27,29 @@ pub(crate) mod normalize;
 pub(crate) mod outline;
 pub(crate) mod table;
 
+use codec_core::Value;
+
+use crate::error::ParseError;
+use crate::Profile;
+
 pub use default::parse;
 pub use dense::parse_dense;
 pub use lossless::parse_lossless;
 pub use normalize::normalize;
 pub use table::{parse_table, Table};
+
+/// Reads back what a codec with these options writes: the reading of its
+/// layout. (With lossless a profile of its own, `lossless` goes and its
+/// arm becomes `Profile::Lossless`.)
+pub(crate) fn read_back(
+    markdown: &str,
+    profile: Profile,
+    lossless: bool,
+) -> Result<Value, ParseError> {
+    match profile {
+        // The dense profile ignores the lossless option when writing.
+        Profile::Dense => parse_dense(markdown),
+        Profile::Default if lossless => parse_lossless(markdown),
+        Profile::Default => parse(markdown),
+    }
+}
