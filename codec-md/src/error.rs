@@ -70,6 +70,13 @@ impl ParseError {
         ParseError::new(ParseErrorKind::Expected { expected }, line, column)
     }
 
+    /// A [`ParseErrorKind::DepthLimit`] error: `nested` goes deeper than
+    /// [`codec_core::DEFAULT_MAX_DEPTH`], the limit of every reader.
+    pub(crate) fn depth(nested: &'static str, line: usize, column: usize) -> ParseError {
+        let limit = codec_core::DEFAULT_MAX_DEPTH;
+        ParseError::new(ParseErrorKind::DepthLimit { nested, limit }, line, column)
+    }
+
     /// What was wrong.
     pub fn kind(&self) -> &ParseErrorKind {
         &self.kind

@@ -4,12 +4,13 @@
 //! JSON code spans in cells), its fenced `json` blocks, and a document's
 //! JSON paragraph.
 
-use codec_core::{Map, Value};
+use codec_core::{Map, ParseErrorKind, Value, DEFAULT_MAX_DEPTH};
 
 use crate::error::ParseError;
 use crate::read::default::{self, DefaultReading};
 use crate::read::inline::{self, is_blank, Refs};
 use crate::read::lexer::{self, ContainerFence, Reading};
+use crate::read::table::Row;
 
 /// Reads the dense profile ([`Profile::Dense`]) back: [`parse`]'s reading,
 /// plus its tables, its fenced `json` blocks and a document's JSON
@@ -62,7 +63,7 @@ impl Reading for DenseReading {
         DefaultReading.cell(raw)
     }
 
-    fn table(self, header: &[&str], rows: &[(usize, Vec<&str>)]) -> Result<Value, ParseError> {
+    fn table(self, header: &Row<'_>, rows: &[Row<'_>]) -> Result<Value, ParseError> {
         table(header, rows)
     }
 
@@ -70,27 +71,41 @@ impl Reading for DenseReading {
         (info.split(is_blank).next() == Some("json")).then_some(json_block as ContainerFence)
     }
 
-    fn paragraph(self, text: &str) -> Value {
-        json_paragraph(text).unwrap_or_else(|| DefaultReading.paragraph(text))
+    fn paragraph(self, text: &str, line: usize) -> Result<Value, ParseError> {
+        match json_paragraph(text, line)? {
+            Some(value) => Ok(value),
+            None => DefaultReading.paragraph(text, line),
+        }
     }
 }
 
-/// The value of a fenced `json` block's content.
+/// The value of a fenced `json` block's content, its fence on `line`.
 fn json_block(content: &str, line: usize) -> Result<Value, ParseError> {
-    codec_core::from_str(content)
-        .map_err(|_| ParseError::expected("JSON in a `json` fence", line + 1, 1))
+    codec_core::from_str(content).map_err(|e| match e.kind() {
+        ParseErrorKind::DepthLimit { .. } => {
+            ParseError::depth("values", line + e.line(), e.column())
+        }
+        _ => ParseError::expected("JSON in a `json` fence", line + 1, 1),
+    })
 }
 
 /// The value of a top-level paragraph that is a document's compact JSON:
 /// the line starts with a raw `{` or `[` and, once its escapes are decoded,
 /// is JSON. Anything else (a string's paragraph starts `\{` or `\[`) is
-/// `None`, and reads as in [`parse`](crate::parse).
-pub(crate) fn json_paragraph(text: &str) -> Option<Value> {
+/// `None`, and reads as in [`parse`](crate::parse); JSON nested deeper
+/// than the limit is an error.
+fn json_paragraph(text: &str, line: usize) -> Result<Option<Value>, ParseError> {
     let text = text.trim_matches(is_blank);
     if !text.starts_with(['{', '[']) {
-        return None;
+        return Ok(None);
     }
-    codec_core::from_str(&inline::decode(text, Refs::All).text).ok()
+    match codec_core::from_str(&inline::decode(text, Refs::All).text) {
+        Ok(value) => Ok(Some(value)),
+        Err(e) if matches!(e.kind(), ParseErrorKind::DepthLimit { .. }) => {
+            Err(ParseError::depth("values", line, e.column()))
+        }
+        Err(_) => Ok(None),
+    }
 }
 
 /// A dense table from its raw header cells and its rows' raw cells: an
@@ -98,35 +113,57 @@ pub(crate) fn json_paragraph(text: &str) -> Option<Value> {
 /// header cell is empty. An empty cell is a missing member; a dotted
 /// header cell nests its cell (`customer.name`), `\.` being a key's own
 /// dot.
-fn table(header: &[&str], rows: &[(usize, Vec<&str>)]) -> Result<Value, ParseError> {
-    let keyed = header.len() > 1 && header[0].trim_matches(is_blank).is_empty();
-    let paths: Vec<Vec<String>> = header
-        .iter()
-        .skip(usize::from(keyed))
-        .map(|cell| {
-            split_dots(cell.trim_matches(is_blank))
-                .into_iter()
-                .map(|key| inline::decode(key, Refs::All).text)
-                .collect()
-        })
-        .collect();
+///
+/// A path of n keys puts its cells n + 1 deep (the table, then the row
+/// and the path's objects): a path or a cell that would go deeper than
+/// [`DEFAULT_MAX_DEPTH`] is an error at its cell, before anything is
+/// built, so no header can build a value too deep to drop.
+fn table(header: &Row<'_>, rows: &[Row<'_>]) -> Result<Value, ParseError> {
+    let cells: Vec<&str> = header.cells().collect();
+    let keyed = cells.len() > 1 && cells[0].trim_matches(is_blank).is_empty();
+    let mut paths: Vec<Vec<String>> = Vec::with_capacity(cells.len());
+    for (i, cell) in cells.iter().enumerate().skip(usize::from(keyed)) {
+        let keys = split_dots(cell.trim_matches(is_blank));
+        if keys.len() + 1 > DEFAULT_MAX_DEPTH {
+            return Err(ParseError::depth(
+                "column paths",
+                header.line,
+                header.column(i),
+            ));
+        }
+        let keys = keys
+            .into_iter()
+            .map(|key| inline::decode(key, Refs::All).text);
+        paths.push(keys.collect());
+    }
     let mut array = Vec::new();
     let mut keyed_rows = Map::new();
-    for (line, cells) in rows {
-        let (line, mut cells) = (*line, cells.iter().copied());
+    for row_cells in rows {
+        let line = row_cells.line;
+        let mut cells = row_cells.cells().enumerate();
         let key = if keyed {
-            let raw = cells.next().unwrap_or_default();
+            let (_, raw) = cells.next().unwrap_or_default();
             Some(inline::decode(raw.trim_matches(is_blank), Refs::All).text)
         } else {
             None
         };
         let mut row = Map::new();
-        for (path, raw) in paths.iter().zip(cells) {
+        for (path, (i, raw)) in paths.iter().zip(cells) {
             let raw = raw.trim_matches(is_blank);
             if raw.is_empty() {
                 continue;
             }
-            let value = cell(raw, line)?;
+            // A cell's own error is on its line; a depth error points at
+            // the cell.
+            let value = cell(raw, line).map_err(|e| match e.kind() {
+                crate::ParseErrorKind::DepthLimit { .. } => {
+                    ParseError::depth("values", line, row_cells.column(i))
+                }
+                _ => e,
+            })?;
+            if path.len() + 1 + value.depth() > DEFAULT_MAX_DEPTH {
+                return Err(ParseError::depth("values", line, row_cells.column(i)));
+            }
             insert(&mut row, path, value).map_err(|()| {
                 ParseError::expected(
                     "column paths that do not pass through another column's cell",
@@ -161,6 +198,9 @@ fn cell(raw: &str, line: usize) -> Result<Value, ParseError> {
         let json = span.map(|inner| inner.replace("\\|", "|"));
         return match json.as_deref().map(codec_core::from_str) {
             Some(Ok(value)) => Ok(value),
+            Some(Err(e)) if matches!(e.kind(), ParseErrorKind::DepthLimit { .. }) => {
+                Err(ParseError::depth("values", line, 1))
+            }
             _ => Err(ParseError::expected("JSON in a code span", line, 1)),
         };
     }

@@ -25,7 +25,7 @@ use codec_core::{Map, Value, DEFAULT_MAX_DEPTH};
 use crate::error::ParseError;
 use crate::read::inline::{self, is_blank, Refs};
 use crate::read::outline::{self, Block, Item, Kind, Label};
-use crate::read::table;
+use crate::read::table::{self, Row};
 
 /// How a layout reads the constructs it writes its own way. The default
 /// methods are `SPEC.md`'s *Reading*, shared by every layout that does not
@@ -45,18 +45,17 @@ pub(crate) trait Reading: Copy {
         (level, level == 6)
     }
 
-    /// A table, from its raw header cells and each row's line and raw
-    /// cells: an array of objects keyed by the header, a short row leaving
-    /// out its last members, a long row's extra cells dropped (as GFM
-    /// does).
-    fn table(self, header: &[&str], rows: &[(usize, Vec<&str>)]) -> Result<Value, ParseError> {
+    /// A table, from its header row and its rows: an array of objects
+    /// keyed by the header, a short row leaving out its last members, a
+    /// long row's extra cells dropped (as GFM does).
+    fn table(self, header: &Row<'_>, rows: &[Row<'_>]) -> Result<Value, ParseError> {
         let columns: Vec<String> = header
-            .iter()
+            .cells()
             .map(|c| inline::decode(c.trim_matches(is_blank), Refs::All).text)
             .collect();
-        let rows = rows.iter().map(|(_, cells)| {
+        let rows = rows.iter().map(|row_cells| {
             let mut row = Map::with_capacity(columns.len());
-            for (column, cell) in columns.iter().zip(cells) {
+            for (column, cell) in columns.iter().zip(row_cells.cells()) {
                 if let Some(value) = self.cell(cell.trim_matches(is_blank)) {
                     row.insert(column.clone(), value);
                 }
@@ -74,11 +73,11 @@ pub(crate) trait Reading: Copy {
         None
     }
 
-    /// A top-level paragraph.
-    fn paragraph(self, text: &str) -> Value {
+    /// A top-level paragraph, on line `line`.
+    fn paragraph(self, text: &str, _line: usize) -> Result<Value, ParseError> {
         // Only the lossless `#` reads as no value; alone on its line it
         // is a heading, so this is never reached from a document.
-        self.line(text).unwrap_or_else(|| Value::String("#".into()))
+        Ok(self.line(text).unwrap_or_else(|| Value::String("#".into())))
     }
 }
 
@@ -146,7 +145,7 @@ impl<'a, R: Reading> Lexer<'a, R> {
                 self.pos += 1;
                 let value = match fence_open(text, 3) {
                     Some(fence) => Value::String(self.fence(fence)),
-                    None => self.reading.paragraph(text),
+                    None => self.reading.paragraph(text, line)?,
                 };
                 self.push(Kind::Scalar(value), line);
             } else {
@@ -267,7 +266,7 @@ impl<'a, R: Reading> Lexer<'a, R> {
         } else {
             self.reading.line(value_raw)
         };
-        Ok(Item { label, value })
+        Ok(Item { label, value, line })
     }
 
     /// The lines of a fence whose opening line was read: up to its closing
@@ -317,7 +316,7 @@ impl<'a, R: Reading> Lexer<'a, R> {
     /// block, read by the reading.
     fn table(&mut self) -> Result<(), ParseError> {
         let line = self.pos + 1;
-        let header = table::split_row(self.lines[self.pos]);
+        let header = Row::split(line, self.lines[self.pos]);
         self.pos += 2;
         let mut rows = Vec::new();
         while let Some(&text) = self.lines.get(self.pos) {
@@ -325,7 +324,7 @@ impl<'a, R: Reading> Lexer<'a, R> {
                 break;
             }
             self.pos += 1;
-            rows.push((self.pos, table::split_row(text)));
+            rows.push(Row::split(self.pos, text));
         }
         let value = self.reading.table(&header, &rows)?;
         self.push(Kind::Table(value), line);

@@ -7,7 +7,8 @@ use crate::read::outline::{self, Block, Item, Kind, Label};
 use crate::render::{self, Layout};
 
 /// The value as plain markdown carries it: `parse(&render(v)?) ==
-/// normalize(v)` for every value `render` accepts.
+/// normalize(v)` for every value `render` accepts whose reading stays
+/// within the depth limit.
 ///
 /// It applies exactly what the default rendering cannot carry, and nothing
 /// else (`SPEC.md`, *Reading*):
@@ -30,9 +31,14 @@ use crate::render::{self, Layout};
 ///
 /// Numbers keep their exact text, strings their exact characters
 /// (escapes, references, fences and edge whitespace all come back), and
-/// arrays their order. Values deeper than
-/// [`codec_core::DEFAULT_MAX_DEPTH`], which `render` refuses, are returned
-/// as they are.
+/// arrays their order.
+///
+/// The result is never deeper than [`codec_core::DEFAULT_MAX_DEPTH`], the
+/// limit of every reader. Values deeper than that, which `render`
+/// refuses, are returned as they are; so is a value at the limit whose
+/// deepest strings would read as lists (`"a, b"`, `"[]"`), which would be
+/// one level too deep: [`parse`](crate::parse) reports a
+/// [`DepthLimit`](crate::ParseErrorKind::DepthLimit) for its rendering.
 ///
 /// ```
 /// use codec_core::from_str;
@@ -48,8 +54,9 @@ pub fn normalize(value: &Value) -> Value {
     }
     let mut blocks = Vec::new();
     document(value, &mut blocks);
-    // Sections nest at most as deep as the value, within the limit.
-    outline::read(blocks, usize::MAX).unwrap_or_default()
+    // The same limit as the parser: where its reading would go too deep,
+    // the rendering does not read back, and the value stays as it is.
+    outline::read(blocks, DEFAULT_MAX_DEPTH).unwrap_or_else(|_| value.clone())
 }
 
 fn block(kind: Kind) -> Block {
@@ -108,6 +115,7 @@ fn body<'v>(
         items.push(Item {
             label: own(label),
             value: Some(read),
+            line: 1,
         });
     }
     if !items.is_empty() {

@@ -34,6 +34,7 @@ pub(crate) struct Item {
     pub(crate) label: Label,
     /// `None` is the lossless placeholder for a section that comes later.
     pub(crate) value: Option<Value>,
+    pub(crate) line: usize,
 }
 
 #[derive(Debug)]
@@ -61,7 +62,13 @@ pub(crate) enum Kind {
 /// sections. Below h6 the default rendering repeats `######`, so an
 /// unmarked h6 section with no list or table of its own holds every h6
 /// section that follows it (its members); one with a list holds none
-/// (they are its siblings). Nesting deeper than `max_depth` is an error.
+/// (they are its siblings).
+///
+/// The value nests at most `max_depth` deep, counting the document's own
+/// container as JSON does: a member, a table or a section that would go
+/// deeper is an error at its line, and so is a run of more than
+/// `max_depth` sections. The blocks' own values are bounded by the line
+/// pass, so nothing deeper is ever built.
 pub(crate) fn read(blocks: Vec<Block>, max_depth: usize) -> Result<Value, ParseError> {
     let mut reader = Reader {
         blocks: blocks.into_iter().peekable(),
@@ -72,8 +79,11 @@ pub(crate) fn read(blocks: Vec<Block>, max_depth: usize) -> Result<Value, ParseE
         Some(Block {
             kind: Kind::Scalar(_) | Kind::Table(_),
             ..
-        }) => match reader.blocks.next().map(|b| b.kind) {
-            Some(Kind::Scalar(v) | Kind::Table(v)) => v,
+        }) => match reader.blocks.next() {
+            Some(Block {
+                kind: Kind::Scalar(v) | Kind::Table(v),
+                line,
+            }) => reader.check(0, v, line)?,
             _ => unreachable!("peeked"),
         },
         Some(_) => reader.body(0, false, 1)?,
@@ -94,7 +104,16 @@ struct Reader {
 }
 
 impl Reader {
-    /// The body of a section at `depth` (0 for the document).
+    /// `value`, when it fits inside containers `nesting` deep.
+    fn check(&self, nesting: usize, value: Value, line: usize) -> Result<Value, ParseError> {
+        if nesting + value.depth() > self.max_depth {
+            return Err(ParseError::depth("values", line, 1));
+        }
+        Ok(value)
+    }
+
+    /// The body of a section at heading `depth` (0 for the document), its
+    /// container `nesting` deep (1 for the document's).
     fn body(&mut self, depth: usize, capped: bool, nesting: usize) -> Result<Value, ParseError> {
         let mut entries: Vec<(Label, Option<Value>)> = Vec::new();
         let mut content = false;
@@ -105,6 +124,12 @@ impl Reader {
                     ..
                 }) = self.blocks.next()
                 {
+                    for item in &items {
+                        let deep = nesting + item.value.as_ref().map_or(0, Value::depth);
+                        if deep > self.max_depth {
+                            return Err(ParseError::depth("values", item.line, 1));
+                        }
+                    }
                     entries = items.into_iter().map(|i| (i.label, i.value)).collect();
                     content = true;
                 }
@@ -112,9 +137,13 @@ impl Reader {
             Some(Kind::Table(_)) if depth > 0 => {
                 if let Some(Block {
                     kind: Kind::Table(table),
-                    ..
+                    line,
                 }) = self.blocks.next()
                 {
+                    // The table is the section's container itself.
+                    if nesting - 1 + table.depth() > self.max_depth {
+                        return Err(ParseError::depth("values", line, 1));
+                    }
                     return Ok(table);
                 }
             }
@@ -145,6 +174,12 @@ impl Reader {
                 unreachable!("peeked")
             };
             let value = self.body(d, capped, nesting + 1)?;
+            // Checked once the body is read: a run of headings past the
+            // limit is reported at the first section too many (above),
+            // a section whose container alone is too deep here.
+            if nesting + 1 > self.max_depth {
+                return Err(ParseError::depth("values", line, 1));
+            }
             entries.push((label, Some(value)));
         }
         Ok(assemble(entries))

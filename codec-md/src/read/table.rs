@@ -125,6 +125,35 @@ fn exact_row(text: &str, line: usize) -> Result<Vec<String>, ParseError> {
     Ok(cells)
 }
 
+/// A row of a document's table: its line, its text and its raw cells.
+#[derive(Debug)]
+pub(crate) struct Row<'a> {
+    pub(crate) line: usize,
+    text: &'a str,
+    /// Each cell's byte offset in `text`, and its raw text.
+    cells: Vec<(usize, &'a str)>,
+}
+
+impl<'a> Row<'a> {
+    /// Line `line`, `text`, split as GFM splits a row ([`split_row`]).
+    pub(crate) fn split(line: usize, text: &'a str) -> Row<'a> {
+        let cells = split_row_at(text);
+        Row { line, text, cells }
+    }
+
+    /// The raw cells.
+    pub(crate) fn cells(&self) -> impl Iterator<Item = &'a str> + '_ {
+        self.cells.iter().map(|&(_, cell)| cell)
+    }
+
+    /// The column (in characters, from 1) where cell `i` starts, for an
+    /// error's position.
+    pub(crate) fn column(&self, i: usize) -> usize {
+        let at = self.cells.get(i).map_or(self.text.len(), |&(at, _)| at);
+        self.text[..at].chars().count() + 1
+    }
+}
+
 /// A row's raw cells, as GFM splits them: at unescaped pipes, blanks
 /// around the row dropped, without the outer pipes (either may be absent).
 pub(crate) fn split_row(text: &str) -> Vec<&str> {
@@ -135,7 +164,7 @@ pub(crate) fn split_row(text: &str) -> Vec<&str> {
 }
 
 /// [`split_row`], each cell with its byte offset in `text`.
-pub(crate) fn split_row_at(text: &str) -> Vec<(usize, &str)> {
+fn split_row_at(text: &str) -> Vec<(usize, &str)> {
     let lead = text.len() - text.trim_start_matches(is_blank).len();
     let trimmed = text.trim_matches(is_blank);
     let mut cells: Vec<(usize, &str)> = inline::split(trimmed, inline::byte(b'|'))
@@ -178,7 +207,9 @@ mod tests {
         for (row, cells) in cases {
             assert_eq!(split_row(row), *cells, "{row:?}");
         }
-        assert_eq!(split_row_at("  | a |b"), [(3, " a "), (7, "b")]);
+        let row = Row::split(1, "  | a |b");
+        assert_eq!(row.cells().collect::<Vec<_>>(), [" a ", "b"]);
+        assert_eq!((row.column(0), row.column(1), row.column(2)), (4, 8, 9));
     }
 
     #[test]
