@@ -240,6 +240,56 @@ fn errors_say_where_and_what_was_expected() {
     );
 }
 
+/// A table whose delimiter row is wrong is reported on that row, at its
+/// first bad cell or (a wrong number of cells) at its end, by every
+/// reader: not as a stray paragraph line, and not at the header.
+#[test]
+fn bad_delimiter_rows_are_reported_where_they_are() {
+    let cases: &[(&str, (usize, usize), &str)] = &[
+        (
+            "|a|\n|-x-|\n|1|\n",
+            (2, 2),
+            "expected a delimiter cell `---`",
+        ),
+        (
+            "# t\n\n| a | b |\n| --- | -x- |\n| 1 | 2 |\n",
+            (4, 9),
+            "expected a delimiter cell `---`",
+        ),
+        ("a|b\n--|x\n", (2, 4), "expected a delimiter cell `---`"),
+        (
+            "- **k**: 1\n\n# t\n\n|a|b|\n|a|b|\n",
+            (6, 2),
+            "expected a delimiter cell `---`",
+        ),
+        ("|a|b|\n|---|\n|1|2|\n", (2, 5), "expected 2 cells, found 1"),
+        (
+            "- **k**: 1\n\n# t\n\n|a|\n|---|:-:|\n",
+            (6, 9),
+            "expected 1 cells, found 2",
+        ),
+    ];
+    for (markdown, (line, column), message) in cases {
+        for (name, reader) in [
+            ("parse", parse as fn(&str) -> Result<Value, ParseError>),
+            ("parse_lossless", parse_lossless),
+            ("parse_dense", codec_md::parse_dense),
+        ] {
+            let error = reader(markdown).unwrap_err();
+            assert_eq!(
+                error.to_string(),
+                format!("line {line}, column {column}: {message}"),
+                "{name} {markdown:?}"
+            );
+        }
+    }
+    // A fence's opening line is not a table's header.
+    assert_eq!(
+        parse("```x|y\nz|w\n```\n").unwrap(),
+        Value::String("z|w".into())
+    );
+}
+
 /// 1 MB of each character that opens a construct: each parse ends (a
 /// quadratic parser would take minutes here and time the test run out)
 /// with the result pinned, and never panics. The design that makes this

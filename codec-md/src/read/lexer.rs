@@ -141,6 +141,8 @@ impl<'a, R: Reading> Lexer<'a, R> {
                 self.push(Kind::Table(value), line);
             } else if self.table_start() {
                 self.table()?;
+            } else if let Some(error) = self.bad_delimiter_row() {
+                return Err(error);
             } else if first {
                 self.pos += 1;
                 let value = match fence_open(text, 3) {
@@ -310,6 +312,34 @@ impl<'a, R: Reading> Lexer<'a, R> {
         !cells.is_empty()
             && cells.len() == marks.len()
             && marks.iter().all(|m| table::is_delimiter_cell(m))
+    }
+
+    /// The error of a table begun here whose delimiter row is wrong: a
+    /// line with a pipe and cells, then a line with a pipe that starts no
+    /// other block. That is never a valid document (a paragraph cannot be
+    /// followed by a line of its own), so the error is where the row goes
+    /// wrong: its first cell that is not `---`, `:--`, `--:` or `:-:`, or
+    /// its end when it has another number of cells than the header.
+    fn bad_delimiter_row(&self) -> Option<ParseError> {
+        let header = *self.lines.get(self.pos)?;
+        let delimiter = *self.lines.get(self.pos + 1)?;
+        let begun = header.contains('|')
+            && fence_open(header, 3).is_none()
+            && delimiter.contains('|')
+            && !ends_table(delimiter);
+        let columns = table::split_row(header).len();
+        if !begun || columns == 0 {
+            return None;
+        }
+        let line = self.pos + 2;
+        let row = Row::split(line, delimiter);
+        let cells: Vec<&str> = row.cells().collect();
+        if let Some(i) = cells.iter().position(|c| !table::is_delimiter_cell(c)) {
+            let blanks = cells[i].len() - cells[i].trim_start_matches(is_blank).len();
+            let column = row.column(i) + blanks;
+            return Some(ParseError::expected(table::DELIMITER_CELL, line, column));
+        }
+        table::check_count(&cells, columns, delimiter, line).err()
     }
 
     /// A table: its header, then its rows up to a blank line or another
