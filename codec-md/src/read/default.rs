@@ -7,8 +7,9 @@
 //! The rules: escapes and references are decoded as the renderer encodes
 //! them; empty text is null; `true` and `false` are bools; text that is a
 //! JSON number is that number, its text kept; anything else is a string.
-//! A key's value (or a top-level paragraph) is split at every comma into
-//! an inline list; `[]` and `{}` are the empty containers.
+//! A key's value (or a top-level paragraph) is split into an inline list
+//! where the renderer separates items (a comma before a blank or the end
+//! of the line); `[]` and `{}` are the empty containers.
 
 use codec_core::{Map, Number, Value};
 
@@ -75,7 +76,8 @@ pub(crate) fn piece(raw: &str) -> Value {
 }
 
 /// What a key's value (or a top-level paragraph) reads as: the empty
-/// containers, an inline list when there is a comma, else a scalar.
+/// containers, an inline list when a comma separates items, else a
+/// scalar.
 pub(crate) fn line(raw: &str) -> Value {
     let raw = raw.trim_matches(is_blank);
     let pieces: Vec<&str> = items(raw).collect();
@@ -89,16 +91,30 @@ pub(crate) fn line(raw: &str) -> Value {
     Value::Array(pieces.into_iter().map(piece).collect())
 }
 
-/// The raw items of an inline list: split at every comma. A `\,` splits
-/// too, and its backslash goes (the renderer escapes a comma that starts
-/// a paragraph line).
+/// The raw items of an inline list: split at each comma that
+/// [`separates`] items. A `\,` separates as a comma does, and its
+/// backslash goes (the renderer escapes a comma that starts a paragraph
+/// line); any other comma is text.
 pub(crate) fn items(raw: &str) -> impl Iterator<Item = &str> {
-    let comma = |bytes: &[u8], i: usize| match bytes[i] {
-        b',' => Some(1),
-        b'\\' if bytes.get(i + 1) == Some(&b',') => Some(2),
-        _ => None,
+    let comma = |bytes: &[u8], i: usize| {
+        let len = match bytes[i] {
+            b',' => 1,
+            b'\\' if bytes.get(i + 1) == Some(&b',') => 2,
+            _ => return None,
+        };
+        separates(bytes.get(i + len).copied()).then_some(len)
     };
     inline::split(raw, comma).map(|(_, item)| item)
+}
+
+/// Whether a comma followed by the raw byte `next` (`None` at the end of
+/// the line) separates the items of an inline list. The renderer joins
+/// items with `, ` and drops the space after an empty last item, and an
+/// item's own edge whitespace is written as references: so a comma before
+/// a blank or at the end separates, and a comma inside a word (`1,000`,
+/// `{?since,all}`) is text.
+pub(crate) fn separates(next: Option<u8>) -> bool {
+    next.is_none_or(|b| b == b' ' || b == b'\t')
 }
 
 #[cfg(test)]
@@ -114,10 +130,15 @@ mod tests {
             ("true", "true"),
             ("", "null"),
             ("a, b", r#"["a","b"]"#),
-            ("a,b", r#"["a","b"]"#),
+            ("a,b", r#""a,b""#),
+            ("1,000", r#""1,000""#),
+            ("a,\tb", r#"["a","b"]"#),
             ("1, , x,", r#"[1,null,"x",null]"#),
+            ("1,,", r#"["1,",null]"#),
             ("a\\, b", r#"["a","b"]"#),
-            ("\\,&#32;", r#"[null," "]"#),
+            ("\\,&#32;", r#"", ""#),
+            ("\\, &#32;", r#"[null," "]"#),
+            ("\\,x", r#"",x""#),
             ("a\\\\, b", r#"["a\\","b"]"#),
             ("[]", "[]"),
             ("\\[]", "[]"),

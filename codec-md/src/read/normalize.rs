@@ -16,10 +16,13 @@ use crate::render::{self, Layout};
 /// - **Text reads as its type.** A string that is empty, `true`, `false`
 ///   or a JSON number becomes null, that bool or that number (in a cell, a
 ///   list item, a key's value, a top-level paragraph).
-/// - **Commas split.** A string written after a key (or as a top-level
-///   paragraph) that holds commas becomes the list of its comma-separated
-///   pieces, each read as above; blanks next to a comma are dropped. A
-///   string `[]` or `{}` there becomes that empty container.
+/// - **Separating commas split.** A string written after a key (or as a
+///   top-level paragraph) with a comma followed by a space or a tab, or a
+///   final comma, as the renderer separates a list's items, becomes the
+///   list of the pieces between those commas, each read as above; blanks
+///   next to such a comma are dropped. Other commas (`1,000`,
+///   `{?since,all}`) are text. A string `[]` or `{}` there becomes that
+///   empty container.
 /// - **One-item lists** after a key or at the top level become their item.
 /// - **Tables are rectangular.** Every row gets every column, in the
 ///   columns' order; a member the row lacked is null.
@@ -182,28 +185,36 @@ fn scalar(value: &Value) -> Value {
 }
 
 /// A string written after a key or as a paragraph, read back: split at
-/// its commas, blanks beside a comma dropped (the ones at the string's
+/// its commas that separate items as a list's do (followed by a blank or
+/// the end), blanks beside such a comma dropped (the ones at the string's
 /// ends are references, and stay).
 fn text_line(s: &str) -> Value {
-    if !s.contains(',') {
+    let lead_end = s.len() - s.trim_start_matches(char::is_whitespace).len();
+    let trail_start = s.trim_end_matches(char::is_whitespace).len().max(lead_end);
+    let bytes = s.as_bytes();
+    // A comma separates items where the reader sees a raw blank or the end
+    // after it; the string's edge whitespace is written as references.
+    let separators: Vec<usize> = (0..bytes.len())
+        .filter(|&i| bytes[i] == b',')
+        .filter(|&i| {
+            let next = match i + 1 {
+                end if end == bytes.len() => None,
+                edge if edge >= trail_start => Some(b'&'),
+                next => Some(bytes[next]),
+            };
+            default::separates(next)
+        })
+        .collect();
+    if separators.is_empty() {
         return match s {
             "[]" => Value::Array(Vec::new()),
             "{}" => Value::Object(Map::new()),
             _ => default::scalar(s),
         };
     }
-    let lead_end = s.len() - s.trim_start_matches(char::is_whitespace).len();
-    let trail_start = s.trim_end_matches(char::is_whitespace).len().max(lead_end);
-    let bytes = s.as_bytes();
     let mut pieces = Vec::new();
     let mut start = 0;
-    for end in s
-        .bytes()
-        .enumerate()
-        .filter(|&(_, b)| b == b',')
-        .map(|(i, _)| i)
-        .chain([s.len()])
-    {
+    for end in separators.into_iter().chain([s.len()]) {
         let mut from = start;
         if start > 0 {
             while from < end && from < trail_start && matches!(bytes[from], b' ' | b'\t') {
