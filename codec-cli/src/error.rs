@@ -23,7 +23,7 @@ pub(crate) enum CliError {
     Table {
         input: String,
         #[source]
-        source: codec_md::ParseTableError,
+        source: codec_md::ParseError,
     },
     #[error("{input}: {source}")]
     Markdown {

@@ -9,10 +9,14 @@ use crate::{Map, Number};
 /// [`crate::from_slice`] from JSON bytes; the `From` impls make small
 /// values by hand.
 ///
-/// Nesting is bounded where values come from: parsing and [`crate::to_value`]
-/// stop at the depth limit, and every codec refuses deeper values. A value
-/// built by hand tens of thousands of levels deep is the caller's: dropping
-/// it recurses, as dropping a `serde_json::Value` does.
+/// Nesting is bounded where values come from: [`crate::from_slice`],
+/// [`crate::to_value`] and the codecs' readers (markdown's too) stop at
+/// [`crate::DEFAULT_MAX_DEPTH`], so no value they build is too deep to drop
+/// (128 levels drop well within a tokio worker's 2 MiB stack), and every
+/// codec refuses to encode deeper values. A value built by hand deeper
+/// than the limit is the caller's: dropping (or cloning) it recurses, as
+/// dropping a `serde_json::Value` does, and tens of thousands of levels
+/// overflow a thread's stack.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum Value {
     /// `null`.

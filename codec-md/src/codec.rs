@@ -2,8 +2,9 @@
 
 use codec_core::{Codec, EncodeError, MediaType, TextLimit, Truncation, Value};
 
+use crate::read;
 use crate::render::{self, Options};
-use crate::Profile;
+use crate::{ParseError, Profile};
 
 /// The media type this codec writes.
 const MEDIA_TYPE: &str = "text/markdown; charset=utf-8; variant=GFM";
@@ -46,6 +47,30 @@ impl MarkdownCodec {
         MarkdownCodecBuilder {
             options: Options::default(),
         }
+    }
+
+    /// Reads back what this codec writes, with the reading of its layout:
+    /// [`parse`](crate::parse) for the default profile,
+    /// [`parse_lossless`](crate::parse_lossless) for the lossless
+    /// rendering, [`parse_dense`](crate::parse_dense) for
+    /// [`Profile::Dense`]. So a service or a test that holds a codec need
+    /// not pick the matching function.
+    ///
+    /// ```
+    /// use codec_core::{from_str, CodecExt};
+    /// use codec_md::{MarkdownCodec, Profile};
+    ///
+    /// let value = from_str(r#"{"id": "007", "tags": ["x"]}"#).unwrap();
+    /// let lossless = MarkdownCodec::builder().lossless(true).build();
+    /// let markdown = String::from_utf8(lossless.to_vec(&value).unwrap()).unwrap();
+    /// assert_eq!(lossless.parse(&markdown).unwrap(), value);
+    ///
+    /// let dense = MarkdownCodec::builder().profile(Profile::Dense).build();
+    /// let markdown = String::from_utf8(dense.to_vec(&value).unwrap()).unwrap();
+    /// assert_eq!(dense.parse(&markdown).unwrap(), codec_md::parse_dense(&markdown).unwrap());
+    /// ```
+    pub fn parse(&self, markdown: &str) -> Result<Value, ParseError> {
+        read::read_back(markdown, self.options.profile, self.options.lossless)
     }
 }
 

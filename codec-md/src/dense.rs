@@ -22,7 +22,7 @@
 //!   tokens, compact JSON's count, against 556 fenced).
 //!
 //! The thresholds, and the measurements behind them, are the constants
-//! below. [`crate::dense_read`] reads all of it back.
+//! below. [`crate::read::dense`] reads all of it back.
 
 use std::collections::HashMap;
 

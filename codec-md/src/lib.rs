@@ -3,18 +3,20 @@
 //!
 //! - [`MarkdownCodec`] (built by [`MarkdownCodecBuilder`]): the
 //!   [`Codec`](codec_core::Codec) for `text/markdown; charset=utf-8;
-//!   variant=GFM`, format name `md`.
+//!   variant=GFM`, format name `md`; [`MarkdownCodec::parse`] reads back
+//!   what it writes.
 //! - [`render`]: a value to a markdown `String`.
 //! - [`Profile`]: the layout rules, `SPEC.md`'s (the default) or the
 //!   token-dense profile, read back by [`parse_dense`].
 //! - [`parse`]: markdown back to a value (the default rendering, and GFM
-//!   tables and key lists written by others), or a [`ParseError`] with its
-//!   line, column and what was expected; [`normalize`]: what the default
-//!   rendering carries, so `parse(render(v)) == normalize(v)`.
+//!   tables and key lists written by others); [`normalize`]: what the
+//!   default rendering carries, so `parse(render(v)) == normalize(v)`.
 //! - [`MarkdownCodecBuilder::lossless`] and [`parse_lossless`]: a rendering
 //!   with the fewest extra markers that reads back exactly.
 //! - [`parse_table`]: a rendered table back to its columns and exact cells
-//!   ([`Table`]), or a [`ParseTableError`] with its line and column.
+//!   ([`Table`]).
+//! - [`ParseError`]: why any reader rejected its input ([`ParseErrorKind`]),
+//!   at which line and column.
 //! - [`truncate`]: markdown cut down to a limit at a boundary that keeps it
 //!   readable (whole table rows, closed fences), with a note; the codec's
 //!   `Codec::truncate`.
@@ -36,12 +38,12 @@
 //! benchmark datasets. The renderer writes straight into the caller's
 //! buffer, with no string per cell and no second copy of the document.
 //!
-//! The reader inverts the writer: one pass over the lines, linear in the
-//! input, gives the blocks of an outline, and one reader nests them; the
-//! same reader nests the layout of a value, which is [`normalize`]. It
-//! reads the schema and the tables and key lists people and tools write;
-//! it is not a general markdown parser (no block quotes, nested lists,
-//! HTML, or inline markup).
+//! The reader inverts the writer, one reading per layout: one pass over
+//! the lines, linear in the input, gives the blocks of an outline, and one
+//! reader nests them; the same reader nests the layout of a value, which
+//! is [`normalize`]. It reads the schema and the tables and key lists
+//! people and tools write; it is not a general markdown parser (no block
+//! quotes, nested lists, HTML, or inline markup).
 //!
 //! # Example
 //!
@@ -79,24 +81,19 @@
 
 mod codec;
 mod dense;
-mod dense_read;
+mod error;
 mod escape;
 mod json;
 mod lossless;
-mod normalize;
-mod outline;
-mod parse;
 mod profile;
-mod reading;
+mod read;
 mod render;
-mod table;
 mod truncate;
 
 pub use codec::{render, MarkdownCodec, MarkdownCodecBuilder};
 #[doc(hidden)]
 pub use dense::dense_json_paragraph;
-pub use normalize::normalize;
-pub use parse::{parse, parse_dense, parse_lossless, ParseError};
+pub use error::{ParseError, ParseErrorKind};
 pub use profile::Profile;
-pub use table::{parse_table, ParseTableError, Table};
+pub use read::{normalize, parse, parse_dense, parse_lossless, parse_table, Table};
 pub use truncate::truncate;

@@ -21,7 +21,7 @@
 use codec_core::Value;
 
 use crate::escape::{self, Context};
-use crate::reading;
+use crate::read::default as reading;
 
 /// Where a string is written, for the markers it must avoid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

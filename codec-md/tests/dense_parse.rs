@@ -99,6 +99,80 @@ fn json_paragraphs_and_json_like_strings() {
     }
 }
 
+/// The keys of an object, in order, and those of its nested objects.
+fn key_order(value: &Value) -> Vec<String> {
+    let mut keys = Vec::new();
+    let mut stack = vec![(String::new(), value)];
+    while let Some((path, value)) = stack.pop() {
+        match value {
+            Value::Object(map) => {
+                for (key, member) in map.iter().rev() {
+                    stack.push((format!("{path}/{key}"), member));
+                }
+                keys.extend(map.keys().map(|key| format!("{path}/{key}")));
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate().rev() {
+                    stack.push((format!("{path}/{i}"), item));
+                }
+            }
+            _ => {}
+        }
+    }
+    keys
+}
+
+/// The decision of SPEC.md (*Reading the dense profile*): a table row's
+/// members come back in the columns' order (the union of the rows' keys,
+/// first seen first), whatever order the row listed them in and whichever
+/// of its cells were empty; JSON subtrees keep their order exactly. So a
+/// row keeps its order exactly when it lists its keys in the columns'
+/// order, as every row of every dataset does.
+#[test]
+fn rows_come_back_in_the_columns_order() {
+    let mut rows: Vec<String> = (0..8)
+        .map(|i| format!(r#"{{"id": {i}, "name": "user{i}", "email": "u{i}@example.com"}}"#))
+        .collect();
+    rows[3] = r#"{"name": "x", "id": 3, "email": "e"}"#.into();
+    rows[5] = r#"{"id": 5, "email": null, "name": "y"}"#.into();
+    rows[6] = r#"{"id": 6, "c": {"y": 1, "x": 2}, "name": "z", "j": [{"b": 1, "a": 2}]}"#.into();
+    let value = from_str(&format!("[{}]", rows.join(","))).unwrap();
+    let markdown = dense(&value);
+    assert!(
+        markdown.starts_with("|id|name|email|c.y|c.x|j|\n"),
+        "{markdown}"
+    );
+    let back = parse_dense(&markdown).unwrap();
+    let order = |row: usize| back[row].as_object().unwrap().keys().collect::<Vec<_>>();
+    assert_eq!(order(3), ["id", "name", "email"], "not the row's own order");
+    assert_eq!(
+        order(5),
+        ["id", "name"],
+        "an empty cell is a missing member"
+    );
+    assert_eq!(
+        order(6),
+        ["id", "name", "c", "j"],
+        "a nested object at its columns"
+    );
+    assert_eq!(key_order(&back[6]["c"]), ["/y", "/x"]);
+    assert_eq!(
+        key_order(&back[6]["j"]),
+        ["/0/b", "/0/a"],
+        "JSON keeps its order"
+    );
+
+    // Rows in the columns' order keep it exactly: every dataset.
+    for (name, json) in DATASETS {
+        let value = from_slice(json).unwrap();
+        assert_eq!(
+            key_order(&round_trip(&value)),
+            key_order(&value),
+            "{name}: key order"
+        );
+    }
+}
+
 fn text() -> impl Strategy<Value = String> {
     let atoms = prop_oneof![
         4 => "[a-z]{1,5}",

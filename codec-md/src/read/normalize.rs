@@ -2,12 +2,13 @@
 
 use codec_core::{Map, Value, DEFAULT_MAX_DEPTH};
 
-use crate::outline::{self, Block, Kind, Label};
-use crate::reading;
+use crate::read::default;
+use crate::read::outline::{self, Block, Item, Kind, Label};
 use crate::render::{self, Layout};
 
 /// The value as plain markdown carries it: `parse(&render(v)?) ==
-/// normalize(v)` for every value `render` accepts.
+/// normalize(v)` for every value `render` accepts whose reading stays
+/// within the depth limit.
 ///
 /// It applies exactly what the default rendering cannot carry, and nothing
 /// else (`SPEC.md`, *Reading*):
@@ -15,10 +16,13 @@ use crate::render::{self, Layout};
 /// - **Text reads as its type.** A string that is empty, `true`, `false`
 ///   or a JSON number becomes null, that bool or that number (in a cell, a
 ///   list item, a key's value, a top-level paragraph).
-/// - **Commas split.** A string written after a key (or as a top-level
-///   paragraph) that holds commas becomes the list of its comma-separated
-///   pieces, each read as above; blanks next to a comma are dropped. A
-///   string `[]` or `{}` there becomes that empty container.
+/// - **Separating commas split.** A string written after a key (or as a
+///   top-level paragraph) with a comma followed by a space or a tab, or a
+///   final comma, as the renderer separates a list's items, becomes the
+///   list of the pieces between those commas, each read as above; blanks
+///   next to such a comma are dropped. Other commas (`1,000`,
+///   `{?since,all}`) are text. A string `[]` or `{}` there becomes that
+///   empty container.
 /// - **One-item lists** after a key or at the top level become their item.
 /// - **Tables are rectangular.** Every row gets every column, in the
 ///   columns' order; a member the row lacked is null.
@@ -30,9 +34,14 @@ use crate::render::{self, Layout};
 ///
 /// Numbers keep their exact text, strings their exact characters
 /// (escapes, references, fences and edge whitespace all come back), and
-/// arrays their order. Values deeper than
-/// [`codec_core::DEFAULT_MAX_DEPTH`], which `render` refuses, are returned
-/// as they are.
+/// arrays their order.
+///
+/// The result is never deeper than [`codec_core::DEFAULT_MAX_DEPTH`], the
+/// limit of every reader. Values deeper than that, which `render`
+/// refuses, are returned as they are; so is a value at the limit whose
+/// deepest strings would read as lists (`"a, b"`, `"[]"`), which would be
+/// one level too deep: [`parse`](crate::parse) reports a
+/// [`DepthLimit`](crate::ParseErrorKind::DepthLimit) for its rendering.
 ///
 /// ```
 /// use codec_core::from_str;
@@ -48,8 +57,9 @@ pub fn normalize(value: &Value) -> Value {
     }
     let mut blocks = Vec::new();
     document(value, &mut blocks);
-    // Sections nest at most as deep as the value, within the limit.
-    outline::read(blocks, usize::MAX).unwrap_or_default()
+    // The same limit as the parser: where its reading would go too deep,
+    // the rendering does not read back, and the value stays as it is.
+    outline::read(blocks, DEFAULT_MAX_DEPTH).unwrap_or_else(|_| value.clone())
 }
 
 fn block(kind: Kind) -> Block {
@@ -105,7 +115,11 @@ fn body<'v>(
                 other => other.clone(),
             },
         };
-        items.push((own(label), Some(read)));
+        items.push(Item {
+            label: own(label),
+            value: Some(read),
+            line: 1,
+        });
     }
     if !items.is_empty() {
         out.push(block(Kind::List(items)));
@@ -165,34 +179,42 @@ fn list(items: &[Value]) -> Value {
 /// A scalar in a cell or a list item: its text read as its type.
 fn scalar(value: &Value) -> Value {
     match value {
-        Value::String(s) => reading::scalar(s),
+        Value::String(s) => default::scalar(s),
         other => other.clone(),
     }
 }
 
 /// A string written after a key or as a paragraph, read back: split at
-/// its commas, blanks beside a comma dropped (the ones at the string's
+/// its commas that separate items as a list's do (followed by a blank or
+/// the end), blanks beside such a comma dropped (the ones at the string's
 /// ends are references, and stay).
 fn text_line(s: &str) -> Value {
-    if !s.contains(',') {
-        return match s {
-            "[]" => Value::Array(Vec::new()),
-            "{}" => Value::Object(Map::new()),
-            _ => reading::scalar(s),
-        };
-    }
     let lead_end = s.len() - s.trim_start_matches(char::is_whitespace).len();
     let trail_start = s.trim_end_matches(char::is_whitespace).len().max(lead_end);
     let bytes = s.as_bytes();
+    // A comma separates items where the reader sees a raw blank or the end
+    // after it; the string's edge whitespace is written as references.
+    let separators: Vec<usize> = (0..bytes.len())
+        .filter(|&i| bytes[i] == b',')
+        .filter(|&i| {
+            let next = match i + 1 {
+                end if end == bytes.len() => None,
+                edge if edge >= trail_start => Some(b'&'),
+                next => Some(bytes[next]),
+            };
+            default::separates(next)
+        })
+        .collect();
+    if separators.is_empty() {
+        return match s {
+            "[]" => Value::Array(Vec::new()),
+            "{}" => Value::Object(Map::new()),
+            _ => default::scalar(s),
+        };
+    }
     let mut pieces = Vec::new();
     let mut start = 0;
-    for end in s
-        .bytes()
-        .enumerate()
-        .filter(|&(_, b)| b == b',')
-        .map(|(i, _)| i)
-        .chain([s.len()])
-    {
+    for end in separators.into_iter().chain([s.len()]) {
         let mut from = start;
         if start > 0 {
             while from < end && from < trail_start && matches!(bytes[from], b' ' | b'\t') {
@@ -205,7 +227,7 @@ fn text_line(s: &str) -> Value {
                 to -= 1;
             }
         }
-        pieces.push(reading::scalar(&s[from..to]));
+        pieces.push(default::scalar(&s[from..to]));
         start = end + 1;
     }
     Value::Array(pieces)

@@ -2,16 +2,16 @@
 //! lists, tables, a top-level scalar), and the one reader that nests them
 //! into a [`Value`].
 //!
-//! The parser produces the blocks from markdown text; [`normalize`] produces
-//! them from a value's layout. Both then go through [`read`], so the rules
-//! that nest sections (heading depth, the h6 cap, `[i]` labels, duplicate
-//! keys) live in one place.
+//! The line pass ([`crate::read::lexer`]) produces the blocks from markdown
+//! text; [`normalize`] produces them from a value's layout. Both then go
+//! through [`read`], so the rules that nest sections (heading depth, the h6
+//! cap, `[i]` labels, duplicate keys) live in one place.
 //!
 //! [`normalize`]: crate::normalize
 
 use codec_core::{Map, Value};
 
-use crate::parse::ParseError;
+use crate::error::{ParseError, ParseErrorKind};
 
 /// What names a member: a key, or `[i]` for an array element.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,15 +28,23 @@ pub(crate) struct Block {
     pub(crate) line: usize,
 }
 
+/// One `- **key**: value` line.
+#[derive(Debug)]
+pub(crate) struct Item {
+    pub(crate) label: Label,
+    /// `None` is the lossless placeholder for a section that comes later.
+    pub(crate) value: Option<Value>,
+    pub(crate) line: usize,
+}
+
 #[derive(Debug)]
 pub(crate) enum Kind {
     /// A top-level paragraph or fence: the whole document.
     Scalar(Value),
     /// A table: an array of row objects.
     Table(Value),
-    /// A list of `- **key**: value` lines; `None` is the lossless
-    /// placeholder for a section that comes later.
-    List(Vec<(Label, Option<Value>)>),
+    /// A list of `- **key**: value` lines.
+    List(Vec<Item>),
     /// A heading at `depth` (its level, or beyond 6 by its lossless
     /// marker). `capped` is an unmarked h6 of the default reading, which
     /// may stand for any depth from 6 on.
@@ -54,7 +62,13 @@ pub(crate) enum Kind {
 /// sections. Below h6 the default rendering repeats `######`, so an
 /// unmarked h6 section with no list or table of its own holds every h6
 /// section that follows it (its members); one with a list holds none
-/// (they are its siblings). Nesting deeper than `max_depth` is an error.
+/// (they are its siblings).
+///
+/// The value nests at most `max_depth` deep, counting the document's own
+/// container as JSON does: a member, a table or a section that would go
+/// deeper is an error at its line, and so is a run of more than
+/// `max_depth` sections. The blocks' own values are bounded by the line
+/// pass, so nothing deeper is ever built.
 pub(crate) fn read(blocks: Vec<Block>, max_depth: usize) -> Result<Value, ParseError> {
     let mut reader = Reader {
         blocks: blocks.into_iter().peekable(),
@@ -65,19 +79,22 @@ pub(crate) fn read(blocks: Vec<Block>, max_depth: usize) -> Result<Value, ParseE
         Some(Block {
             kind: Kind::Scalar(_) | Kind::Table(_),
             ..
-        }) => match reader.blocks.next().map(|b| b.kind) {
-            Some(Kind::Scalar(v) | Kind::Table(v)) => v,
+        }) => match reader.blocks.next() {
+            Some(Block {
+                kind: Kind::Scalar(v) | Kind::Table(v),
+                line,
+            }) => reader.check(0, v, line)?,
             _ => unreachable!("peeked"),
         },
         Some(_) => reader.body(0, false, 1)?,
     };
     match reader.blocks.next() {
         None => Ok(value),
-        Some(block) => Err(ParseError::Expected {
-            line: block.line,
-            column: 1,
-            expected: "the end of the document (a list, table or paragraph ends it here)",
-        }),
+        Some(block) => Err(ParseError::expected(
+            "the end of the document (a list, table or paragraph ends it here)",
+            block.line,
+            1,
+        )),
     }
 }
 
@@ -87,7 +104,16 @@ struct Reader {
 }
 
 impl Reader {
-    /// The body of a section at `depth` (0 for the document).
+    /// `value`, when it fits inside containers `nesting` deep.
+    fn check(&self, nesting: usize, value: Value, line: usize) -> Result<Value, ParseError> {
+        if nesting + value.depth() > self.max_depth {
+            return Err(ParseError::depth("values", line, 1));
+        }
+        Ok(value)
+    }
+
+    /// The body of a section at heading `depth` (0 for the document), its
+    /// container `nesting` deep (1 for the document's).
     fn body(&mut self, depth: usize, capped: bool, nesting: usize) -> Result<Value, ParseError> {
         let mut entries: Vec<(Label, Option<Value>)> = Vec::new();
         let mut content = false;
@@ -98,16 +124,26 @@ impl Reader {
                     ..
                 }) = self.blocks.next()
                 {
-                    entries = items;
+                    for item in &items {
+                        let deep = nesting + item.value.as_ref().map_or(0, Value::depth);
+                        if deep > self.max_depth {
+                            return Err(ParseError::depth("values", item.line, 1));
+                        }
+                    }
+                    entries = items.into_iter().map(|i| (i.label, i.value)).collect();
                     content = true;
                 }
             }
             Some(Kind::Table(_)) if depth > 0 => {
                 if let Some(Block {
                     kind: Kind::Table(table),
-                    ..
+                    line,
                 }) = self.blocks.next()
                 {
+                    // The table is the section's container itself.
+                    if nesting - 1 + table.depth() > self.max_depth {
+                        return Err(ParseError::depth("values", line, 1));
+                    }
                     return Ok(table);
                 }
             }
@@ -124,11 +160,11 @@ impl Reader {
                 break;
             }
             if nesting > self.max_depth {
-                return Err(ParseError::DepthLimit {
-                    line,
-                    column: 1,
+                let kind = ParseErrorKind::DepthLimit {
+                    nested: "sections",
                     limit: self.max_depth,
-                });
+                };
+                return Err(ParseError::new(kind, line, 1));
             }
             let Some(Block {
                 kind: Kind::Heading { label, capped, .. },
@@ -138,6 +174,12 @@ impl Reader {
                 unreachable!("peeked")
             };
             let value = self.body(d, capped, nesting + 1)?;
+            // Checked once the body is read: a run of headings past the
+            // limit is reported at the first section too many (above),
+            // a section whose container alone is too deep here.
+            if nesting + 1 > self.max_depth {
+                return Err(ParseError::depth("values", line, 1));
+            }
             entries.push((label, Some(value)));
         }
         Ok(assemble(entries))

@@ -1,0 +1,457 @@
+//! The line pass shared by every reading: markdown lines to the blocks of
+//! the outline (headings, key lists, tables, a top-level scalar), which
+//! [`outline::read`] nests into a value.
+//!
+//! What differs between the layouts is a [`Reading`]: the hooks the pass
+//! calls where a layout reads a construct its own way (a key's value, a
+//! table, a heading's depth, a fence), the mirror of the writer's layouts.
+//! Every construct has its own method on [`Lexer`] (`heading`, `list`,
+//! `item`, `fence`, `table`).
+//!
+//! # Linear time
+//!
+//! Each line is looked at a bounded number of times: classified once by
+//! its first bytes, then consumed by exactly one construct. Inline text is
+//! decoded left to right, a backslash skipping one character, a reference
+//! at most 7 digits; a key's closing `**`, a heading's closing `#`s, a
+//! row's pipes and a fence's closing line are found by the same forward
+//! scan, never by searching again from an earlier point. Nothing
+//! backtracks, so 1 MB of backticks, pipes, `#`, `*`, `[` or list markers
+//! costs what 1 MB of letters does. Section nesting is bounded by
+//! [`codec_core::DEFAULT_MAX_DEPTH`], so the reader's recursion is too.
+
+use codec_core::{Map, Value, DEFAULT_MAX_DEPTH};
+
+use crate::error::ParseError;
+use crate::read::inline::{self, is_blank, Refs};
+use crate::read::outline::{self, Block, Item, Kind, Label};
+use crate::read::table::{self, Row};
+
+/// How a layout reads the constructs it writes its own way. The default
+/// methods are `SPEC.md`'s *Reading*, shared by every layout that does not
+/// change them.
+pub(crate) trait Reading: Copy {
+    /// A key's value (or a top-level paragraph's line), `None` for a
+    /// member whose section comes later.
+    fn line(self, raw: &str) -> Option<Value>;
+
+    /// A GFM table's cell, `None` for a member the row lacks.
+    fn cell(self, raw: &str) -> Option<Value>;
+
+    /// A heading's depth, from its level (1 to 6) and the `#`s that close
+    /// it, and whether it is capped: an h6 that may stand for any depth
+    /// from 6 on.
+    fn heading(self, level: usize, _closing: usize) -> (usize, bool) {
+        (level, level == 6)
+    }
+
+    /// A table, from its header row and its rows: an array of objects
+    /// keyed by the header, a short row leaving out its last members, a
+    /// long row's extra cells dropped (as GFM does).
+    fn table(self, header: &Row<'_>, rows: &[Row<'_>]) -> Result<Value, ParseError> {
+        let columns: Vec<String> = header
+            .cells()
+            .map(|c| inline::decode(c.trim_matches(is_blank), Refs::All).text)
+            .collect();
+        let rows = rows.iter().map(|row_cells| {
+            let mut row = Map::with_capacity(columns.len());
+            for (column, cell) in columns.iter().zip(row_cells.cells()) {
+                if let Some(value) = self.cell(cell.trim_matches(is_blank)) {
+                    row.insert(column.clone(), value);
+                }
+            }
+            Value::Object(row)
+        });
+        Ok(Value::Array(rows.collect()))
+    }
+
+    /// A fenced block where a document or a section's body may be: `Some`
+    /// reader of its content when this layout writes a container so
+    /// (the dense profile's `json` fences). `None`: a top-level fence is
+    /// a string, and any other is not allowed there.
+    fn container_fence(self, _info: &str) -> Option<ContainerFence> {
+        None
+    }
+
+    /// A top-level paragraph, on line `line`.
+    fn paragraph(self, text: &str, _line: usize) -> Result<Value, ParseError> {
+        // Only the lossless `#` reads as no value; alone on its line it
+        // is a heading, so this is never reached from a document.
+        Ok(self.line(text).unwrap_or_else(|| Value::String("#".into())))
+    }
+}
+
+/// Reads a container fence's content, given the line of its opening fence.
+pub(crate) type ContainerFence = fn(&str, usize) -> Result<Value, ParseError>;
+
+/// Reads `markdown` with `reading`: the line pass, then the outline.
+pub(crate) fn read(markdown: &str, reading: impl Reading) -> Result<Value, ParseError> {
+    let lines: Vec<&str> = markdown
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect();
+    let mut lexer = Lexer {
+        lines,
+        pos: 0,
+        reading,
+        blocks: Vec::new(),
+    };
+    lexer.run()?;
+    outline::read(lexer.blocks, DEFAULT_MAX_DEPTH)
+}
+
+/// The line-by-line pass: markdown lines to outline blocks.
+struct Lexer<'a, R> {
+    lines: Vec<&'a str>,
+    /// The next line to read (0-based).
+    pos: usize,
+    reading: R,
+    blocks: Vec<Block>,
+}
+
+/// A fence's opening line: its indent, character and length.
+#[derive(Debug, Clone, Copy)]
+struct Fence {
+    indent: usize,
+    mark: u8,
+    len: usize,
+}
+
+impl<'a, R: Reading> Lexer<'a, R> {
+    fn run(&mut self) -> Result<(), ParseError> {
+        let mut first = true;
+        loop {
+            self.skip_blank();
+            let Some(&text) = self.lines.get(self.pos) else {
+                return Ok(());
+            };
+            let line = self.pos + 1;
+            if let Some((level, rest)) = heading_start(text) {
+                self.heading(level, rest, line);
+            } else if bullet(text).is_some() {
+                self.list()?;
+            } else if let Some((fence, read)) = fence_open(text, 3)
+                .and_then(|fence| Some((fence, self.reading.container_fence(info(text))?)))
+            {
+                // A container's fence stands for a whole container: the
+                // outline reads it as it reads a table.
+                self.pos += 1;
+                let content = self.fence(fence);
+                let value = read(&content, line)?;
+                self.push(Kind::Table(value), line);
+            } else if self.table_start() {
+                self.table()?;
+            } else if let Some(error) = self.bad_delimiter_row() {
+                return Err(error);
+            } else if first {
+                self.pos += 1;
+                let value = match fence_open(text, 3) {
+                    Some(fence) => Value::String(self.fence(fence)),
+                    None => self.reading.paragraph(text, line)?,
+                };
+                self.push(Kind::Scalar(value), line);
+            } else {
+                return Err(ParseError::expected(
+                    "a heading, a `- key: value` line or a table",
+                    line,
+                    1,
+                ));
+            }
+            first = false;
+        }
+    }
+
+    fn push(&mut self, kind: Kind, line: usize) {
+        self.blocks.push(Block { kind, line });
+    }
+
+    fn skip_blank(&mut self) {
+        while self
+            .lines
+            .get(self.pos)
+            .is_some_and(|l| l.trim_matches(is_blank).is_empty())
+        {
+            self.pos += 1;
+        }
+    }
+
+    /// `# key`: its depth (as the reading counts it) and its label.
+    fn heading(&mut self, level: usize, rest: &str, line: usize) {
+        self.pos += 1;
+        let trimmed = rest.trim_matches(is_blank);
+        let hashes = trimmed.len() - trimmed.trim_end_matches('#').len();
+        let (content, closing) = if hashes == trimmed.len() {
+            ("", hashes)
+        } else if hashes > 0 && trimmed[..trimmed.len() - hashes].ends_with(is_blank) {
+            (
+                trimmed[..trimmed.len() - hashes].trim_end_matches(is_blank),
+                hashes,
+            )
+        } else {
+            (trimmed, 0)
+        };
+        let (depth, capped) = self.reading.heading(level, closing);
+        let kind = Kind::Heading {
+            depth,
+            label: label(content),
+            capped,
+        };
+        self.push(kind, line);
+    }
+
+    /// A list: its items, blank lines between them allowed.
+    fn list(&mut self) -> Result<(), ParseError> {
+        let line = self.pos + 1;
+        let mut items = Vec::new();
+        loop {
+            let text = self.lines[self.pos];
+            let Some(rest) = bullet(text) else { break };
+            self.pos += 1;
+            items.push(self.item(rest, self.pos)?);
+            let after_item = self.pos;
+            self.skip_blank();
+            if self.lines.get(self.pos).is_none_or(|l| bullet(l).is_none()) {
+                self.pos = after_item;
+                break;
+            }
+        }
+        self.push(Kind::List(items), line);
+        Ok(())
+    }
+
+    /// One item after its bullet: `**key**: value`, `**key:** value`,
+    /// `: value` (the empty key) or `key: value`, and the fence under it.
+    fn item(&mut self, rest: &str, line: usize) -> Result<Item, ParseError> {
+        let column = |at: usize| 3 + rest[..at].chars().count();
+        let (label, value_raw) = if let Some(after_open) = rest.strip_prefix("**") {
+            let Some(close) = find_unescaped(after_open, "**") else {
+                return Err(ParseError::expected(
+                    "`**` after the key",
+                    line,
+                    column(rest.len()),
+                ));
+            };
+            let key_raw = &after_open[..close];
+            let after = &after_open[close + 2..];
+            if let Some(value) = after.strip_prefix(':') {
+                (label(key_raw), value)
+            } else if let Some(key_raw) = key_raw.strip_suffix(':').filter(|k| !k.ends_with('\\')) {
+                (label(key_raw), after)
+            } else {
+                return Err(ParseError::expected(
+                    "`:` after the key",
+                    line,
+                    column(close + 4),
+                ));
+            }
+        } else if let Some(value) = rest.strip_prefix(':') {
+            (Label::Key(String::new()), value)
+        } else {
+            let Some(colon) = find_key_colon(rest) else {
+                return Err(ParseError::expected(
+                    "`: ` after a key (`- key: value`)",
+                    line,
+                    column(rest.len()),
+                ));
+            };
+            let key = inline::decode(rest[..colon].trim_matches(is_blank), Refs::All).text;
+            (Label::Key(key), &rest[colon + 1..])
+        };
+        let value = if value_raw.trim_matches(is_blank).is_empty() {
+            match self.lines.get(self.pos).and_then(|l| fence_open(l, 8)) {
+                Some(fence) if fence.indent > 0 => {
+                    self.pos += 1;
+                    Some(Value::String(self.fence(fence)))
+                }
+                _ => self.reading.line(value_raw),
+            }
+        } else {
+            self.reading.line(value_raw)
+        };
+        Ok(Item { label, value, line })
+    }
+
+    /// The lines of a fence whose opening line was read: up to its closing
+    /// line, the end of the indented item, or the end of the document. Each
+    /// line loses up to the fence's indent of leading spaces.
+    fn fence(&mut self, fence: Fence) -> String {
+        let mut content: Vec<&str> = Vec::new();
+        while let Some(&text) = self.lines.get(self.pos) {
+            let spaces = text.bytes().take_while(|&b| b == b' ').count();
+            let rest = &text[spaces..];
+            let blank = rest.trim_matches(is_blank).is_empty();
+            if !blank && spaces < fence.indent {
+                break;
+            }
+            self.pos += 1;
+            let run = rest.bytes().take_while(|&b| b == fence.mark).count();
+            if spaces <= fence.indent + 3
+                && run >= fence.len
+                && rest[run..].trim_matches(is_blank).is_empty()
+            {
+                break;
+            }
+            content.push(&text[spaces.min(fence.indent)..]);
+        }
+        content.join("\n")
+    }
+
+    /// Whether a table starts here: a row with a pipe, then a delimiter
+    /// row with as many cells.
+    fn table_start(&self) -> bool {
+        let (Some(header), Some(delimiter)) =
+            (self.lines.get(self.pos), self.lines.get(self.pos + 1))
+        else {
+            return false;
+        };
+        if !header.contains('|') || !delimiter.contains('|') {
+            return false;
+        }
+        let cells = table::split_row(header);
+        let marks = table::split_row(delimiter);
+        !cells.is_empty()
+            && cells.len() == marks.len()
+            && marks.iter().all(|m| table::is_delimiter_cell(m))
+    }
+
+    /// The error of a table begun here whose delimiter row is wrong: a
+    /// line with a pipe and cells, then a line with a pipe that starts no
+    /// other block. That is never a valid document (a paragraph cannot be
+    /// followed by a line of its own), so the error is where the row goes
+    /// wrong: its first cell that is not `---`, `:--`, `--:` or `:-:`, or
+    /// its end when it has another number of cells than the header.
+    fn bad_delimiter_row(&self) -> Option<ParseError> {
+        let header = *self.lines.get(self.pos)?;
+        let delimiter = *self.lines.get(self.pos + 1)?;
+        let begun = header.contains('|')
+            && fence_open(header, 3).is_none()
+            && delimiter.contains('|')
+            && !ends_table(delimiter);
+        let columns = table::split_row(header).len();
+        if !begun || columns == 0 {
+            return None;
+        }
+        let line = self.pos + 2;
+        let row = Row::split(line, delimiter);
+        let cells: Vec<&str> = row.cells().collect();
+        if let Some(i) = cells.iter().position(|c| !table::is_delimiter_cell(c)) {
+            let blanks = cells[i].len() - cells[i].trim_start_matches(is_blank).len();
+            let column = row.column(i) + blanks;
+            return Some(ParseError::expected(table::DELIMITER_CELL, line, column));
+        }
+        table::check_count(&cells, columns, delimiter, line).err()
+    }
+
+    /// A table: its header, then its rows up to a blank line or another
+    /// block, read by the reading.
+    fn table(&mut self) -> Result<(), ParseError> {
+        let line = self.pos + 1;
+        let header = Row::split(line, self.lines[self.pos]);
+        self.pos += 2;
+        let mut rows = Vec::new();
+        while let Some(&text) = self.lines.get(self.pos) {
+            if ends_table(text) {
+                break;
+            }
+            self.pos += 1;
+            rows.push(Row::split(self.pos, text));
+        }
+        let value = self.reading.table(&header, &rows)?;
+        self.push(Kind::Table(value), line);
+        Ok(())
+    }
+}
+
+/// A fence's info string: its opening line after the fence characters.
+fn info(text: &str) -> &str {
+    text.trim_start_matches([' ', '`', '~'])
+}
+
+/// `#` to `######` then a space or the end: the level and the rest.
+fn heading_start(text: &str) -> Option<(usize, &str)> {
+    let level = text.bytes().take(7).take_while(|&b| b == b'#').count();
+    let rest = &text[level..];
+    ((1..=6).contains(&level) && (rest.is_empty() || rest.starts_with(is_blank)))
+        .then_some((level, rest))
+}
+
+/// `- `, `* ` or `+ ` (or the bullet alone): the rest of the line.
+fn bullet(text: &str) -> Option<&str> {
+    let rest = text.strip_prefix(['-', '*', '+'])?;
+    if rest.is_empty() {
+        return Some(rest);
+    }
+    rest.strip_prefix(is_blank)
+}
+
+/// An opening fence line: ``` or ~~~ (three or more) after at most
+/// `max_indent` spaces; a backtick fence's info has no backtick.
+fn fence_open(text: &str, max_indent: usize) -> Option<Fence> {
+    let indent = text.bytes().take_while(|&b| b == b' ').count();
+    let rest = &text[indent..];
+    let mark = *rest.as_bytes().first()?;
+    let len = rest.bytes().take_while(|&b| b == mark).count();
+    let ok = indent <= max_indent
+        && matches!(mark, b'`' | b'~')
+        && len >= 3
+        && !(mark == b'`' && rest[len..].contains('`'));
+    ok.then_some(Fence { indent, mark, len })
+}
+
+/// Whether `text` ends a table: a blank line or the start of another
+/// block (heading, list item, fence, block quote).
+fn ends_table(text: &str) -> bool {
+    text.trim_matches(is_blank).is_empty()
+        || heading_start(text).is_some()
+        || bullet(text).is_some()
+        || fence_open(text, 3).is_some()
+        || text.starts_with('>')
+}
+
+/// A heading's or key's label: a raw `[i]` is an index, anything else a key.
+fn label(raw: &str) -> Label {
+    let raw = raw.trim_matches(is_blank);
+    if let Some(digits) = raw.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+        let canonical = !digits.is_empty()
+            && digits.bytes().all(|b| b.is_ascii_digit())
+            && (digits.len() == 1 || !digits.starts_with('0'));
+        if let Some(i) = canonical.then(|| digits.parse().ok()).flatten() {
+            return Label::Index(i);
+        }
+    }
+    Label::Key(inline::decode(raw, Refs::All).text)
+}
+
+/// The byte offset of the first `needle` not inside an escape.
+fn find_unescaped(text: &str, needle: &str) -> Option<usize> {
+    inline::find(text, |bytes, i| {
+        bytes[i..]
+            .starts_with(needle.as_bytes())
+            .then_some(needle.len())
+    })
+}
+
+/// The `:` that ends a plain key: the first unescaped one before a space
+/// or the end of the line.
+fn find_key_colon(text: &str) -> Option<usize> {
+    inline::find(text, |bytes, i| {
+        (bytes[i] == b':' && bytes.get(i + 1).is_none_or(|&b| b == b' ' || b == b'\t')).then_some(1)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_labels() {
+        assert_eq!(label("[0]"), Label::Index(0));
+        assert_eq!(label("[12]"), Label::Index(12));
+        assert_eq!(label("[012]"), Label::Key("[012]".into()));
+        assert_eq!(label("\\[0]"), Label::Key("[0]".into()));
+        assert_eq!(
+            label("[99999999999999999999999]"),
+            Label::Key("[99999999999999999999999]".into())
+        );
+    }
+}

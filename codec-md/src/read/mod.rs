@@ -1,0 +1,55 @@
+//! The reader: markdown back to a [`Value`](codec_core::Value), one reading
+//! per layout, the mirror of the writer.
+//!
+//! - [`lexer`]: the line pass every reading shares (markdown lines to the
+//!   blocks of the outline) and the [`Reading`](lexer::Reading) hooks
+//!   where a layout reads a construct its own way;
+//! - [`outline`]: the one reader that nests the blocks (sections, `[i]`
+//!   labels, the h6 cap);
+//! - [`default`], [`lossless`], [`dense`]: each layout's reading and its
+//!   entry point ([`parse`], [`parse_lossless`], [`parse_dense`]);
+//! - [`table`]: GFM table rows, and [`parse_table`];
+//! - [`inline`]: the one escape-aware splitter and the one reference
+//!   decoder;
+//! - [`normalize`](mod@normalize): the default reading applied to a value's
+//!   layout.
+//!
+//! Modules only import downward: the layouts import the lexer, the lexer
+//! imports the outline, tables and inline text, and those import only
+//! [`crate::error`].
+
+pub(crate) mod default;
+pub(crate) mod dense;
+pub(crate) mod inline;
+pub(crate) mod lexer;
+pub(crate) mod lossless;
+pub(crate) mod normalize;
+pub(crate) mod outline;
+pub(crate) mod table;
+
+use codec_core::Value;
+
+use crate::error::ParseError;
+use crate::Profile;
+
+pub use default::parse;
+pub use dense::parse_dense;
+pub use lossless::parse_lossless;
+pub use normalize::normalize;
+pub use table::{parse_table, Table};
+
+/// Reads back what a codec with these options writes: the reading of its
+/// layout. (With lossless a profile of its own, `lossless` goes and its
+/// arm becomes `Profile::Lossless`.)
+pub(crate) fn read_back(
+    markdown: &str,
+    profile: Profile,
+    lossless: bool,
+) -> Result<Value, ParseError> {
+    match profile {
+        // The dense profile ignores the lossless option when writing.
+        Profile::Dense => parse_dense(markdown),
+        Profile::Default if lossless => parse_lossless(markdown),
+        Profile::Default => parse(markdown),
+    }
+}
