@@ -14,9 +14,11 @@
 //! same bytes on every run (`serde_json` writes a `HashMap` in its random
 //! iteration order).
 //!
-//! Native values stream straight into the output buffer without building a
-//! [`Value`]; maps stream too while their keys arrive sorted, and are
-//! buffered and sorted otherwise. On a concrete `JsonCodec`, the generic
+//! The writer is codec-core's [`JsonWriter`], which codec-md's dense
+//! profile shares: this crate is the [`Codec`] over it. Native values
+//! stream straight into the output buffer without building a [`Value`];
+//! maps stream too while their keys arrive sorted, and are buffered and
+//! sorted otherwise. On a concrete `JsonCodec`, the generic
 //! methods [`JsonCodec::to_vec`] and [`JsonCodec::encode`] also skip
 //! `erased_serde`'s dynamic dispatch: measured, they run at 1.01x-1.15x
 //! `serde_json::to_vec` on the benchmark datasets, where the same bytes
@@ -40,13 +42,8 @@
 //! ```
 #![deny(missing_docs)]
 
-mod ser;
-mod write;
-
-use codec_core::{Codec, EncodeError, MediaType, Value};
+use codec_core::{Codec, EncodeError, JsonWriter, MediaType, Value};
 use serde::Serialize;
-
-use crate::write::Layout;
 
 /// The `application/json` codec.
 ///
@@ -58,7 +55,7 @@ use crate::write::Layout;
 /// ```
 #[derive(Debug, Clone)]
 pub struct JsonCodec {
-    layout: Layout,
+    writer: JsonWriter,
     media_type: MediaType,
 }
 
@@ -79,10 +76,10 @@ impl JsonCodecBuilder {
     /// The codec.
     pub fn build(self) -> JsonCodec {
         JsonCodec {
-            layout: if self.pretty {
-                Layout::Pretty
+            writer: if self.pretty {
+                JsonWriter::pretty()
             } else {
-                Layout::Compact
+                JsonWriter::compact()
             },
             media_type: MediaType::from_static("application/json"),
         }
@@ -118,9 +115,7 @@ impl JsonCodec {
         value: &T,
         out: &mut Vec<u8>,
     ) -> Result<(), EncodeError> {
-        value
-            .serialize(ser::Serializer::new(out, self.layout))
-            .map_err(EncodeError::from)
+        self.writer.write(value, out)
     }
 
     /// The JSON of any `Serialize` value, statically dispatched.
@@ -148,7 +143,7 @@ impl Codec for JsonCodec {
     }
 
     fn encode_value(&self, value: &Value, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        write::write_value(out, value, self.layout, 0)
+        self.writer.write_value(value, out)
     }
 
     fn encode_serialize(
