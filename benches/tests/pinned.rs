@@ -71,20 +71,14 @@ fn json(value: &Value) -> Vec<u8> {
 
 /// Every codec configuration under test, by name.
 fn codecs() -> Vec<(String, Arc<dyn Codec>)> {
-    let md = |profile, lossless| -> Arc<dyn Codec> {
-        Arc::new(
-            MarkdownCodec::builder()
-                .profile(profile)
-                .lossless(lossless)
-                .build(),
-        )
-    };
+    let md =
+        |profile| -> Arc<dyn Codec> { Arc::new(MarkdownCodec::builder().profile(profile).build()) };
     let mut codecs: Vec<(String, Arc<dyn Codec>)> = vec![
         ("json".into(), Arc::new(JsonCodec::new())),
         ("json-pretty".into(), Arc::new(JsonCodec::pretty())),
-        ("md".into(), md(Profile::Default, false)),
-        ("md-lossless".into(), md(Profile::Default, true)),
-        ("md-dense".into(), md(Profile::Dense, false)),
+        ("md".into(), md(Profile::Default)),
+        ("md-lossless".into(), md(Profile::Lossless)),
+        ("md-dense".into(), md(Profile::Dense)),
     ];
     let versions = [
         ProtocolVersion::V2025_06_18,
@@ -119,14 +113,14 @@ fn codecs() -> Vec<(String, Arc<dyn Codec>)> {
         (
             "mcp-dense-text",
             McpCodec::builder()
-                .text_codec(md(Profile::Dense, false))
+                .text_codec(md(Profile::Dense))
                 .build()
                 .unwrap(),
         ),
         (
             "mcp-lossless-text",
             McpCodec::builder()
-                .text_codec(md(Profile::Default, true))
+                .text_codec(md(Profile::Lossless))
                 .build()
                 .unwrap(),
         ),
@@ -163,7 +157,7 @@ fn codecs() -> Vec<(String, Arc<dyn Codec>)> {
         (
             "mcp-dense-limit-900",
             McpCodec::builder()
-                .text_codec(md(Profile::Dense, false))
+                .text_codec(md(Profile::Dense))
                 .max_text_chars(Some(900))
                 .build()
                 .unwrap(),
@@ -363,11 +357,8 @@ fn all_outputs() -> Outputs {
 
         // Reading back: each reading of its own rendering, and what the
         // default rendering carries.
-        let rendered = |profile, lossless| {
-            let codec = MarkdownCodec::builder()
-                .profile(profile)
-                .lossless(lossless)
-                .build();
+        let rendered = |profile| {
+            let codec = MarkdownCodec::builder().profile(profile).build();
             let mut bytes = Vec::new();
             codec
                 .encode_value(value, &mut bytes)
@@ -378,7 +369,7 @@ fn all_outputs() -> Outputs {
             format!("read/{input}/normalize"),
             json(&codec_md::normalize(value)),
         );
-        if let Some(md) = rendered(Profile::Default, false) {
+        if let Some(md) = rendered(Profile::Default) {
             match codec_md::parse(&md) {
                 Ok(v) => out.add(format!("read/{input}/parse"), json(&v)),
                 Err(e) => out.add(format!("read/{input}/parse!err"), e.to_string()),
@@ -393,13 +384,13 @@ fn all_outputs() -> Outputs {
                 }
             }
         }
-        if let Some(md) = rendered(Profile::Default, true) {
+        if let Some(md) = rendered(Profile::Lossless) {
             match codec_md::parse_lossless(&md) {
                 Ok(v) => out.add(format!("read/{input}/parse_lossless"), json(&v)),
                 Err(e) => out.add(format!("read/{input}/parse_lossless!err"), e.to_string()),
             }
         }
-        if let Some(md) = rendered(Profile::Dense, false) {
+        if let Some(md) = rendered(Profile::Dense) {
             match codec_md::parse_dense(&md) {
                 Ok(v) => out.add(format!("read/{input}/parse_dense"), json(&v)),
                 Err(e) => out.add(format!("read/{input}/parse_dense!err"), e.to_string()),

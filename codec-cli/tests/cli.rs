@@ -441,7 +441,7 @@ fn profiles_and_lossless_round_trip_through_parse() {
     let unknown = codec(&["render", "--profile", "sparse"], typed);
     assert_eq!(unknown.status.code(), Some(64));
     assert!(
-        stderr(&unknown).contains("expected default or dense"),
+        stderr(&unknown).contains("expected default, lossless or dense"),
         "{}",
         stderr(&unknown)
     );

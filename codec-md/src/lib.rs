@@ -5,14 +5,14 @@
 //!   [`Codec`](codec_core::Codec) for `text/markdown; charset=utf-8;
 //!   variant=GFM`, format name `md`.
 //! - [`render`]: a value to a markdown `String`.
-//! - [`Profile`]: the layout rules, `SPEC.md`'s (the default) or the
-//!   token-dense profile, read back by [`parse_dense`].
+//! - [`Profile`]: the layout rules, each with its reading: `SPEC.md`'s
+//!   (the default, read by [`parse`]), the lossless one (the fewest extra
+//!   markers, read back exactly by [`parse_lossless`]) and the token-dense
+//!   one (read by [`parse_dense`]).
 //! - [`parse`]: markdown back to a value (the default rendering, and GFM
 //!   tables and key lists written by others), or a [`ParseError`] with its
 //!   line, column and what was expected; [`normalize`]: what the default
 //!   rendering carries, so `parse(render(v)) == normalize(v)`.
-//! - [`MarkdownCodecBuilder::lossless`] and [`parse_lossless`]: a rendering
-//!   with the fewest extra markers that reads back exactly.
 //! - [`parse_table`]: a rendered table back to its columns and exact cells
 //!   ([`Table`]), or a [`ParseTableError`] with its line and column.
 //!
@@ -26,12 +26,14 @@
 //! A value must never change the document's structure: no string, however
 //! hostile, may end a row, add a column, key, heading, list item, link,
 //! HTML or emphasis. Escaping is lazy, following a scheme verified against
-//! five GFM parsers: a character is escaped only when something else in the
-//! same cell or value could pair with it, so numbers, words, paths, URLs,
-//! dates and emails are written byte for byte and cost no extra tokens.
-//! Tables are unpadded (`|a|b|`): padding costs 9-20% more tokens on the
-//! benchmark datasets. The renderer writes straight into the caller's
-//! buffer, with no string per cell and no second copy of the document.
+//! five GFM parsers (`ESCAPING.md`): a character is escaped only when
+//! something else in the same cell or value could pair with it, so
+//! numbers, words, paths, URLs, dates and emails are written byte for byte
+//! and cost no extra tokens. Tables are unpadded (`|a|b|`): padding costs
+//! 9-20% more tokens on the benchmark datasets. The writer is one walk over
+//! the value with a layout per profile, generic over the layout; it writes
+//! straight into the caller's buffer, with no string per cell and no second
+//! copy of the document.
 //!
 //! The reader inverts the writer: one pass over the lines, linear in the
 //! input, gives the blocks of an outline, and one reader nests them; the
@@ -75,23 +77,21 @@
 #![deny(missing_docs)]
 
 mod codec;
-mod dense;
 mod dense_read;
-mod escape;
-mod json;
-mod lossless;
 mod normalize;
 mod outline;
 mod parse;
 mod profile;
 mod reading;
-mod render;
+mod schema;
 mod table;
+mod write;
 
 pub use codec::{render, MarkdownCodec, MarkdownCodecBuilder};
-#[doc(hidden)]
-pub use dense::dense_json_paragraph;
 pub use normalize::normalize;
 pub use parse::{parse, parse_dense, parse_lossless, ParseError};
 pub use profile::Profile;
 pub use table::{parse_table, ParseTableError, Table};
+#[cfg(feature = "testing")]
+#[doc(hidden)]
+pub use write::dense_json_paragraph;

@@ -91,7 +91,7 @@ pub fn parse(markdown: &str) -> Result<Value, ParseError> {
     parse_with(markdown, Reading::Plain, false)
 }
 
-/// Reads the lossless rendering ([`MarkdownCodecBuilder::lossless`]) back
+/// Reads the lossless rendering ([`Profile::Lossless`]) back
 /// into exactly the value that was rendered: `parse_lossless(&render(v))
 /// == v` for every value.
 ///
@@ -100,15 +100,15 @@ pub fn parse(markdown: &str) -> Result<Value, ParseError> {
 /// `#` after a key places that key's section, and an h6 heading's closing
 /// `#`s add to its depth.
 ///
-/// [`MarkdownCodecBuilder::lossless`]: crate::MarkdownCodecBuilder::lossless
+/// [`Profile::Lossless`]: crate::Profile::Lossless
 ///
 /// ```
 /// use codec_core::from_str;
-/// use codec_md::MarkdownCodec;
+/// use codec_md::{MarkdownCodec, Profile};
 /// use codec_core::CodecExt;
 ///
 /// let value = from_str(r#"{"id": "007", "n": "42", "tags": ["x"], "empty": ""}"#).unwrap();
-/// let codec = MarkdownCodec::builder().lossless(true).build();
+/// let codec = MarkdownCodec::builder().profile(Profile::Lossless).build();
 /// let markdown = String::from_utf8(codec.to_vec(&value).unwrap()).unwrap();
 /// assert_eq!(markdown, "- **id**: 007\n- **n**: \"42\"\n- **tags**: \\[x]\n- **empty**: \"\"\n");
 /// assert_eq!(codec_md::parse_lossless(&markdown).unwrap(), value);

@@ -11,7 +11,10 @@
 //! are the empty containers. Lossless markers (quotes, `\[x]`, `-`, `#`)
 //! are read only by the lossless reading.
 
-use codec_core::{Number, Value};
+use codec_core::Value;
+
+// What text reads as is the schema's, shared with the lossless writer.
+pub(crate) use crate::schema::scalar;
 
 /// Whether text is read plainly or with the lossless markers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -142,20 +145,6 @@ pub(crate) fn split_commas(raw: &str, reading: Reading) -> Vec<&str> {
 /// The spaces and tabs a reader trims around a piece, a cell or a value.
 pub(crate) fn is_blank(c: char) -> bool {
     c == ' ' || c == '\t'
-}
-
-/// A scalar from its decoded text: empty is null, `true`/`false` are
-/// bools, a JSON number is that number (its text kept), else a string.
-pub(crate) fn scalar(text: &str) -> Value {
-    match text {
-        "" => Value::Null,
-        "true" => Value::Bool(true),
-        "false" => Value::Bool(false),
-        _ => match Number::from_json_text(text) {
-            Some(n) => Value::Number(n),
-            None => Value::String(text.to_owned()),
-        },
-    }
 }
 
 /// One piece of source text (a cell, a list item, a whole value): trimmed,

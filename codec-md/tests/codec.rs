@@ -279,8 +279,10 @@ fn render_writes_into_the_callers_buffer() {
     assert_eq!(out, b"prefix:1, 2, 3\n");
 }
 
+/// Lossless and dense are profiles, not options that could be combined:
+/// each writes its own rendering, and the default is `Profile::Default`.
 #[test]
-fn the_dense_profile_ignores_the_lossless_option() {
+fn each_profile_writes_its_own_rendering() {
     use codec_core::CodecExt;
     use codec_md::{MarkdownCodec, Profile};
     let rows: Vec<_> = (0..12)
@@ -292,15 +294,17 @@ fn the_dense_profile_ignores_the_lossless_option() {
         })
         .collect();
     let value = codec_core::Value::Array(rows);
-    let dense = MarkdownCodec::builder().profile(Profile::Dense).build();
-    let both = MarkdownCodec::builder()
-        .profile(Profile::Dense)
-        .lossless(true)
-        .build();
-    assert_eq!(both.to_vec(&value).unwrap(), dense.to_vec(&value).unwrap());
-    let lossless = MarkdownCodec::builder().lossless(true).build();
-    assert_ne!(
-        lossless.to_vec(&value).unwrap(),
-        MarkdownCodec::new().to_vec(&value).unwrap()
-    );
+    let rendered = |profile| {
+        MarkdownCodec::builder()
+            .profile(profile)
+            .build()
+            .to_vec(&value)
+            .unwrap()
+    };
+    let [default, lossless, dense] =
+        [Profile::Default, Profile::Lossless, Profile::Dense].map(rendered);
+    assert_eq!(default, MarkdownCodec::new().to_vec(&value).unwrap());
+    assert_ne!(lossless, default);
+    assert_ne!(dense, default);
+    assert_ne!(dense, lossless);
 }

@@ -12,7 +12,7 @@
 //! invisible and bidi characters). A JSON reader gets the same strings
 //! back; in a fence or a code span the markdown needs no escaping at all
 //! around it (a paragraph still escapes what could pair up inline, see
-//! [`crate::escape::write_json_line`]).
+//! [`super::escape::write_json_line`]).
 //!
 //! [`Number::write_to`]: codec_core::Number::write_to
 
@@ -20,7 +20,7 @@ use codec_core::{EncodeError, Value};
 
 /// Appends the compact JSON of `value`. Containers nested deeper than
 /// `max_depth - depth` are an [`EncodeError::DepthLimit`].
-pub(crate) fn write(
+pub(super) fn write(
     out: &mut Vec<u8>,
     value: &Value,
     depth: usize,
@@ -32,7 +32,7 @@ pub(crate) fn write(
 /// [`write`], but a member or element for which `skip` is true is written
 /// as nothing (its key and separators stay): the JSON around subtrees whose
 /// cost is already known.
-pub(crate) fn write_skipping(
+pub(super) fn write_skipping(
     out: &mut Vec<u8>,
     value: &Value,
     depth: usize,
