@@ -319,10 +319,17 @@ fn write_pieces(out: &mut Vec<u8>, line: Line<'_>, plan: &Plan) -> bool {
     changed
 }
 
-/// R1: characters that are never written raw.
-fn is_never_raw(c: char) -> bool {
+/// R1: the characters markdown never holds raw, the one definition: line
+/// breaks (LF, CR, and U+0085 NEL, U+2028, U+2029, which some readers
+/// break lines at), the other C0 and C1 controls except TAB, DEL, and the
+/// invisible and bidi characters (soft hyphen, zero-width and joiner
+/// characters, marks, embeddings and overrides, word joiner and invisible
+/// operators, BOM), which would let text look other than it is. The
+/// escaper writes them as references; the dense profile's JSON writes
+/// them `\uXXXX` ([`super::json`]).
+pub(super) fn is_never_raw(c: char) -> bool {
     matches!(c,
-        '\0'..='\u{8}' | '\u{a}'..='\u{1f}' | '\u{7f}' | '\u{ad}'
+        '\0'..='\u{8}' | '\u{a}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{ad}'
         | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
         | '\u{2028}' | '\u{2029}' | '\u{2060}'..='\u{206f}' | '\u{feff}')
 }
@@ -488,6 +495,10 @@ mod tests {
             ("x\0y", Cell, "x&#0;y"),
             (" a ", Value, "&#32;a&#32;"),
             ("\u{202e}", Value, "&#8238;"),
+            // C1 controls: U+0085 (NEL) breaks lines for some readers.
+            ("a\u{85}b\u{80}c\u{9f}", Value, "a&#133;b&#128;c&#159;"),
+            ("\u{85}", Key, "&#133;"),
+            ("a\u{a0}b", Value, "a\u{a0}b"),
             // R3-R5.
             ("*a*", Value, "\\*a\\*"),
             ("a*", Value, "a*"),

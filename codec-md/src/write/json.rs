@@ -148,12 +148,10 @@ fn write_string(out: &mut Vec<u8>, s: &str) {
 }
 
 /// Characters written `\uXXXX`: the ones JSON requires (controls) and the
-/// ones that could change the markdown around the JSON.
+/// ones that could change the markdown around the JSON (the characters
+/// markdown never holds raw, R1 of `ESCAPING.md`).
 fn needs_unicode_escape(c: char) -> bool {
-    matches!(c,
-        '\0'..='\u{1f}' | '`' | '|' | '\u{7f}'..='\u{9f}' | '\u{ad}'
-        | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
-        | '\u{2028}' | '\u{2029}' | '\u{2060}'..='\u{206f}' | '\u{feff}')
+    matches!(c, '\0'..='\u{1f}' | '`' | '|') || super::escape::is_never_raw(c)
 }
 
 #[cfg(test)]
