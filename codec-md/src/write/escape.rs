@@ -327,7 +327,7 @@ fn write_pieces(out: &mut Vec<u8>, line: Line<'_>, plan: &Plan) -> bool {
 /// operators, BOM), which would let text look other than it is. The
 /// escaper writes them as references; the dense profile's JSON writes
 /// them `\uXXXX` ([`super::json`]).
-pub(super) fn is_never_raw(c: char) -> bool {
+pub(super) const fn is_never_raw(c: char) -> bool {
     matches!(c,
         '\0'..='\u{8}' | '\u{a}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{ad}'
         | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'

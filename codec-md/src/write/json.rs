@@ -1,22 +1,57 @@
-//! A minimal compact JSON writer, for the subtrees the dense profile writes
-//! as JSON (fenced `json` blocks, JSON cells, and a document's JSON
-//! paragraph).
+//! The dense profile's JSON (fenced `json` blocks, JSON cells, a
+//! document's JSON paragraph): codec-core's [`JsonWriter`], compact, with
+//! the escapes markdown needs ([`MarkdownSafe`]).
 //!
-//! codec-md depends on codec-core only (adapters never depend on each
-//! other), so it cannot call codec-json. The output is exact JSON: keys in
-//! source order, numbers verbatim through [`Number::write_to`]. Strings are
-//! escaped as JSON requires, and also, as `\uXXXX`, every character that
-//! could change the markdown around the JSON: backticks (they could close
-//! a code span or a fence), `|` (it could end a table cell), and the
-//! characters the markdown writer never writes raw (controls, DEL,
-//! invisible and bidi characters). A JSON reader gets the same strings
-//! back; in a fence or a code span the markdown needs no escaping at all
-//! around it (a paragraph still escapes what could pair up inline, see
-//! [`super::escape::write_json_line`]).
-//!
-//! [`Number::write_to`]: codec_core::Number::write_to
+//! The output is exact JSON: keys in source order, numbers verbatim.
+//! Strings are escaped as JSON requires, and also, as `\uXXXX`, every
+//! character that could change the markdown around the JSON: backticks
+//! (they could close a code span or a fence), `|` (it could end a table
+//! cell), and the characters markdown never holds raw (R1 of
+//! `ESCAPING.md`: controls, DEL, invisible and bidi characters). A JSON
+//! reader gets the same strings back; in a fence or a code span the
+//! markdown needs no escaping at all around it (a paragraph still escapes
+//! what could pair up inline, see [`super::escape::write_json_line`]).
 
-use codec_core::{EncodeError, Value};
+use codec_core::{EncodeError, JsonEscapes, JsonWriter, Value};
+
+use super::escape;
+
+/// What the dense profile's JSON writes `\uXXXX` besides JSON's own
+/// escapes: a backtick, `|`, and the characters markdown never holds raw.
+#[derive(Debug, Clone, Copy)]
+struct MarkdownSafe;
+
+/// [`MarkdownSafe`] for ASCII, one lookup per byte.
+static ASCII: [bool; 128] = {
+    let mut table = [false; 128];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8 as char;
+        table[b] = c == '`' || c == '|' || escape::is_never_raw(c);
+        b += 1;
+    }
+    table
+};
+
+impl JsonEscapes for MarkdownSafe {
+    const NON_ASCII: bool = true;
+
+    #[inline]
+    fn escapes(self, c: char) -> bool {
+        match ASCII.get(c as usize) {
+            Some(&ascii) => ascii,
+            None => escape::is_never_raw(c),
+        }
+    }
+}
+
+/// The writer for a value inside `depth` open containers.
+fn writer(depth: usize, max_depth: usize) -> JsonWriter<MarkdownSafe> {
+    JsonWriter::compact()
+        .escapes(MarkdownSafe)
+        .max_depth(max_depth)
+        .inside(depth)
+}
 
 /// Appends the compact JSON of `value`. Containers nested deeper than
 /// `max_depth - depth` are an [`EncodeError::DepthLimit`].
@@ -26,12 +61,13 @@ pub(super) fn write(
     depth: usize,
     max_depth: usize,
 ) -> Result<(), EncodeError> {
-    write_skipping(out, value, depth, max_depth, &|_| false)
+    writer(depth, max_depth).write_value(value, out)
 }
 
 /// [`write`], but a member or element for which `skip` is true is written
 /// as nothing (its key and separators stay): the JSON around subtrees whose
-/// cost is already known.
+/// cost is already known, for the dense profile's estimate. Strings and
+/// scalars go through the shared writer.
 pub(super) fn write_skipping(
     out: &mut Vec<u8>,
     value: &Value,
@@ -42,116 +78,39 @@ pub(super) fn write_skipping(
     if skip(value) {
         return Ok(());
     }
+    let json = writer(depth, max_depth);
+    let (open, close) = match value {
+        Value::Array(_) => (b'[', b']'),
+        Value::Object(_) => (b'{', b'}'),
+        scalar => return json.write_value(scalar, out),
+    };
+    if depth + 1 > max_depth {
+        return Err(EncodeError::DepthLimit { limit: max_depth });
+    }
+    out.push(open);
     match value {
-        Value::Null => out.extend_from_slice(b"null"),
-        Value::Bool(true) => out.extend_from_slice(b"true"),
-        Value::Bool(false) => out.extend_from_slice(b"false"),
-        Value::Number(n) => n.write_to(out),
-        Value::String(s) => write_string(out, s),
         Value::Array(items) => {
-            if depth + 1 > max_depth {
-                return Err(EncodeError::DepthLimit { limit: max_depth });
-            }
-            out.push(b'[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
                     out.push(b',');
                 }
                 write_skipping(out, item, depth + 1, max_depth, skip)?;
             }
-            out.push(b']');
         }
         Value::Object(map) => {
-            if depth + 1 > max_depth {
-                return Err(EncodeError::DepthLimit { limit: max_depth });
-            }
-            out.push(b'{');
             for (i, (key, item)) in map.iter().enumerate() {
                 if i > 0 {
                     out.push(b',');
                 }
-                write_string(out, key);
+                json.write_str(key, out);
                 out.push(b':');
                 write_skipping(out, item, depth + 1, max_depth, skip)?;
             }
-            out.push(b'}');
         }
+        _ => {}
     }
+    out.push(close);
     Ok(())
-}
-
-/// ASCII bytes a string writes escaped: controls, `"`, `\`, a backtick,
-/// `|` and DEL.
-const fn ascii_escapes() -> [bool; 128] {
-    let mut table = [false; 128];
-    let mut b = 0;
-    while b < 0x20 {
-        table[b] = true;
-        b += 1;
-    }
-    table[b'"' as usize] = true;
-    table[b'\\' as usize] = true;
-    table[b'`' as usize] = true;
-    table[b'|' as usize] = true;
-    table[0x7f] = true;
-    table
-}
-
-static ASCII_ESCAPES: [bool; 128] = ascii_escapes();
-
-/// A JSON string literal, safe inside a code span, a fence or a cell. Most
-/// bytes are checked with one table lookup; only non-ASCII characters are
-/// decoded.
-fn write_string(out: &mut Vec<u8>, s: &str) {
-    out.push(b'"');
-    let bytes = s.as_bytes();
-    let mut start = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        let (c, len) = if b < 0x80 {
-            if !ASCII_ESCAPES[b as usize] {
-                i += 1;
-                continue;
-            }
-            (char::from(b), 1)
-        } else {
-            let c = s[i..].chars().next().expect("a char starts here");
-            if !needs_unicode_escape(c) {
-                i += c.len_utf8();
-                continue;
-            }
-            (c, c.len_utf8())
-        };
-        out.extend_from_slice(&bytes[start..i]);
-        match c {
-            '"' => out.extend_from_slice(b"\\\""),
-            '\\' => out.extend_from_slice(b"\\\\"),
-            '\n' => out.extend_from_slice(b"\\n"),
-            '\r' => out.extend_from_slice(b"\\r"),
-            '\t' => out.extend_from_slice(b"\\t"),
-            _ => {
-                let mut units = [0u16; 2];
-                for unit in c.encode_utf16(&mut units) {
-                    out.extend_from_slice(b"\\u");
-                    for shift in [12, 8, 4, 0] {
-                        out.push(b"0123456789abcdef"[usize::from((*unit >> shift) & 0xf)]);
-                    }
-                }
-            }
-        }
-        i += len;
-        start = i;
-    }
-    out.extend_from_slice(&bytes[start..]);
-    out.push(b'"');
-}
-
-/// Characters written `\uXXXX`: the ones JSON requires (controls) and the
-/// ones that could change the markdown around the JSON (the characters
-/// markdown never holds raw, R1 of `ESCAPING.md`).
-fn needs_unicode_escape(c: char) -> bool {
-    matches!(c, '\0'..='\u{1f}' | '`' | '|') || super::escape::is_never_raw(c)
 }
 
 #[cfg(test)]
@@ -172,6 +131,8 @@ mod tests {
                 r#""\u0060\u007c\u0000\u001f\u007f""#,
             ),
             (r#""\u202e\ufeff é 😀""#, r#""\u202e\ufeff é 😀""#),
+            // JSON's own short escapes, as codec-json writes them.
+            (r#""\b\f\u0085\u00a0""#, "\"\\b\\f\\u0085\u{a0}\""),
         ];
         for (input, expected) in cases {
             let mut out = Vec::new();
@@ -184,6 +145,26 @@ mod tests {
                 "{input}"
             );
         }
+    }
+
+    /// A skipped subtree is written as nothing; everything else as
+    /// [`write`] writes it.
+    #[test]
+    fn skips_what_it_is_told_to() {
+        let value = from_str(r#"{"a": {"x": "`"}, "b": [1, {"y": 2}], "c": "|"}"#).unwrap();
+        let mut all = Vec::new();
+        write_skipping(&mut all, &value, 0, 128, &|_| false).unwrap();
+        let mut written = Vec::new();
+        write(&mut written, &value, 0, 128).unwrap();
+        assert_eq!(all, written);
+        let (a, y) = (&value["a"], &value["b"][1]);
+        let skip = |v: &Value| std::ptr::eq(v, a) || std::ptr::eq(v, y);
+        let mut skeleton = Vec::new();
+        write_skipping(&mut skeleton, &value, 0, 128, &skip).unwrap();
+        assert_eq!(
+            String::from_utf8(skeleton).unwrap(),
+            r#"{"a":,"b":[1,],"c":"\u007c"}"#
+        );
     }
 
     #[test]
