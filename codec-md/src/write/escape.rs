@@ -273,7 +273,11 @@ fn write_line(out: &mut Vec<u8>, line: Line<'_>, context: Context, line_start: b
                         seen
                     };
                 }
-                b']' if bytes.get(i + 1) == Some(&b'(') => plan.link_close = Some((index, i)),
+                // R6: the last `]` of a run is the one `(` follows, and it
+                // closes a link whose text holds brackets (`[[a]](b)`).
+                b']' if bytes.get(i + run) == Some(&b'(') => {
+                    plan.link_close = Some((index, i + run - 1));
+                }
                 b'>' => plan.tag_close = Some((index, i + run - 1)),
                 b':' | b'.' => plan.has_url |= url_trigger(bytes, i),
                 _ => {}
@@ -507,6 +511,11 @@ mod tests {
             ("_a_b_", Value, "\\_a_b\\_"),
             // R6-R9.
             ("[x](y)", Value, "\\[x](y)"),
+            // R6 through nested brackets: a `]` run closes the link.
+            ("[[a]](b)", Value, "\\[\\[a]](b)"),
+            ("[a[b]](u)", Cell, "\\[a\\[b]](u)"),
+            ("U[[]]()", Value, "U\\[\\[]]()"),
+            ("[[a]] (b)", Value, "[[a]] (b)"),
             ("[x]", Key, "\\[x]"),
             ("<b>", Value, "\\<b>"),
             ("&amp;", Value, "\\&amp;"),
