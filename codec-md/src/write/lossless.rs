@@ -187,7 +187,7 @@ fn escape_commas(out: &mut Vec<u8>, start: usize) {
             % 2
             == 1;
         // An escape inside a bare URL would show in its link text (R12 of
-        // the escaping scheme): once a comma is escaped, no URL may
+        // `ESCAPING.md`): once a comma is escaped, no URL may
         // autolink, so its trigger is escaped too.
         if !escaped && (b == b',' || escape::url_trigger(&written, i)) {
             out.push(b'\\');
