@@ -14,7 +14,11 @@ fn codec(args: &[&str], stdin: &[u8]) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the codec binary starts");
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    // The argument parser refuses bad usage before the input is read: the
+    // child may have closed its end of the pipe already.
+    if let Err(e) = child.stdin.take().unwrap().write_all(stdin) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+    }
     child.wait_with_output().unwrap()
 }
 
