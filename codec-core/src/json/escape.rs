@@ -77,9 +77,16 @@ static ESCAPE: [u8; 256] = {
 };
 
 /// Writes `s` as a JSON string, quotes included: JSON's escapes, then
-/// `\uXXXX` for what `escapes` asks. Most bytes cost one table lookup;
-/// only non-ASCII characters are decoded, and only when `E` may escape
-/// one.
+/// `\uXXXX` for what `escapes` asks.
+///
+/// The loop only looks: one table lookup per byte (with
+/// [`StandardEscapes`] the extra checks fold away), and only the lead
+/// bytes of non-ASCII characters are looked at further, when `E` may
+/// escape one. Writing an escape is out of line ([`write_escape`]): in
+/// the loop, its registers pushed the table's address out of one.
+/// Measured with cachegrind, encoding the github dataset's `Value` takes
+/// 411k instructions this way, 543k with the escape in the loop, and
+/// 467k with codec-json's previous writer.
 #[inline]
 pub(crate) fn write_str<E: JsonEscapes>(out: &mut Vec<u8>, s: &str, escapes: E) {
     out.push(b'"');
@@ -88,41 +95,49 @@ pub(crate) fn write_str<E: JsonEscapes>(out: &mut Vec<u8>, s: &str, escapes: E) 
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
-        let escape = ESCAPE[usize::from(b)];
-        let (c, len) = if escape != __ {
-            (char::from(b), 1)
-        } else if b < 0x80 {
-            if !escapes.escapes(char::from(b)) {
-                i += 1;
+        let candidate = ESCAPE[usize::from(b)] != __
+            || (b < 0x80 && escapes.escapes(char::from(b)))
+            || (E::NON_ASCII && b >= 0xC0);
+        if candidate {
+            if let Some(next) = write_escape(out, s, start, i, escapes) {
+                start = next;
+                i = next;
                 continue;
             }
-            (char::from(b), 1)
-        } else if E::NON_ASCII {
-            // `i` is at a character boundary: non-ASCII characters are
-            // stepped over whole.
-            let Some(c) = s[i..].chars().next() else {
-                break;
-            };
-            if !escapes.escapes(c) {
-                i += c.len_utf8();
-                continue;
-            }
-            (c, c.len_utf8())
-        } else {
-            i += 1;
-            continue;
-        };
-        out.extend_from_slice(&bytes[start..i]);
-        if escape == __ || escape == UU {
-            write_unicode_escape(out, c);
-        } else {
-            out.extend_from_slice(&[b'\\', escape]);
         }
-        i += len;
-        start = i;
+        i += 1;
     }
     out.extend_from_slice(&bytes[start..]);
     out.push(b'"');
+}
+
+/// Writes `s[start..at]` and the escape of the character at `at`, and
+/// returns where the text after it starts; or, when that character needs
+/// no escape, writes nothing and returns `None`.
+#[inline(never)]
+fn write_escape<E: JsonEscapes>(
+    out: &mut Vec<u8>,
+    s: &str,
+    start: usize,
+    at: usize,
+    escapes: E,
+) -> Option<usize> {
+    let bytes = s.as_bytes();
+    let b = bytes[at];
+    let escape = ESCAPE[usize::from(b)];
+    // `at` is a character boundary: an ASCII byte or a lead byte.
+    let c = match s.get(at..).and_then(|rest| rest.chars().next()) {
+        Some(c) if escape != __ || escapes.escapes(c) => c,
+        // A character nothing escapes: copied later with the rest.
+        _ => return None,
+    };
+    out.extend_from_slice(&bytes[start..at]);
+    if escape == __ || escape == UU {
+        write_unicode_escape(out, c);
+    } else {
+        out.extend_from_slice(&[b'\\', escape]);
+    }
+    Some(at + c.len_utf8())
 }
 
 /// `\uXXXX`, lower-case hex, one per UTF-16 unit.
@@ -193,6 +208,23 @@ mod tests {
                 *s,
                 "{s:?}"
             );
+        }
+    }
+
+    proptest::proptest! {
+        /// Any string, with or without extra escapes: valid JSON that reads
+        /// back as the string, no escaped character left raw, and
+        /// serde_json's bytes when nothing extra is asked.
+        #[test]
+        fn any_string_reads_back(s in "(\\PC|[\u{0}-\u{1f}`\u{7f}-\u{9f}\u{1f600}])*") {
+            let mut standard = Vec::new();
+            write_str(&mut standard, &s, StandardEscapes);
+            proptest::prop_assert_eq!(&standard, &serde_json::to_vec(&s).unwrap());
+            let mut extra = Vec::new();
+            write_str(&mut extra, &s, Extra);
+            let text = String::from_utf8(extra).unwrap();
+            proptest::prop_assert_eq!(serde_json::from_str::<String>(&text).unwrap(), s);
+            proptest::prop_assert!(!text.chars().any(|c| Extra.escapes(c)), "{}", text);
         }
     }
 }

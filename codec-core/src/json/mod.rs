@@ -173,7 +173,7 @@ impl<E: JsonEscapes> JsonWriter<E> {
         out: &mut Vec<u8>,
     ) -> Result<(), EncodeError> {
         value
-            .serialize(ser::Serializer::new(out, *self))
+            .serialize(ser::Serializer::new(out, self))
             .map_err(EncodeError::from)
     }
 

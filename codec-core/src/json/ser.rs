@@ -19,7 +19,7 @@ type Result<T> = std::result::Result<T, ToValueError>;
 /// Serializes into `out` as `writer` says, `level` containers already open.
 pub(crate) struct Serializer<'a, E: JsonEscapes> {
     pub(crate) out: &'a mut Vec<u8>,
-    pub(crate) writer: JsonWriter<E>,
+    pub(crate) writer: &'a JsonWriter<E>,
     pub(crate) level: usize,
     /// Set by the ordered-map token: the next map keeps its order.
     pub(crate) ordered: bool,
@@ -27,7 +27,7 @@ pub(crate) struct Serializer<'a, E: JsonEscapes> {
 
 impl<'a, E: JsonEscapes> Serializer<'a, E> {
     #[inline]
-    pub(crate) fn new(out: &'a mut Vec<u8>, writer: JsonWriter<E>) -> Serializer<'a, E> {
+    pub(crate) fn new(out: &'a mut Vec<u8>, writer: &'a JsonWriter<E>) -> Serializer<'a, E> {
         Serializer {
             out,
             writer,
@@ -72,7 +72,7 @@ impl<'a, E: JsonEscapes> Serializer<'a, E> {
 /// An open array, object or enum-variant wrapper.
 pub(crate) struct Compound<'a, E: JsonEscapes> {
     out: &'a mut Vec<u8>,
-    writer: JsonWriter<E>,
+    writer: &'a JsonWriter<E>,
     /// The level the container opened at; its items sit at `level + 1`.
     level: usize,
     first: bool,
@@ -159,7 +159,7 @@ impl<'a, E: JsonEscapes> Compound<'a, E> {
 /// writer prints to the same bytes.
 pub(crate) struct SortedMap<'a, E: JsonEscapes> {
     out: &'a mut Vec<u8>,
-    writer: JsonWriter<E>,
+    writer: &'a JsonWriter<E>,
     level: usize,
     mode: MapMode,
     count: usize,
@@ -201,7 +201,7 @@ impl<E: JsonEscapes> SortedMap<'_, E> {
         let mut members = Vec::with_capacity(map.len() + 1);
         for (key, value) in map {
             let from = scratch.len();
-            write_value(&self.writer, &value, &mut scratch, self.level + 1)
+            write_value(self.writer, &value, &mut scratch, self.level + 1)
                 .map_err(|e| ser::Error::custom(e.to_string()))?;
             members.push((key, from..scratch.len()));
         }
@@ -445,7 +445,7 @@ impl<'a, E: JsonEscapes> ser::Serializer for Serializer<'a, E> {
                 // invalid JSON.
                 let start = self.out.len();
                 let out = &mut *self.out;
-                value.serialize(Serializer::new(out, JsonWriter::compact()))?;
+                value.serialize(Serializer::new(out, &JsonWriter::compact()))?;
                 let written = &out[start..];
                 let is_number = written.len() > 2
                     && written.first() == Some(&b'"')
