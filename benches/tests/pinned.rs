@@ -72,20 +72,14 @@ fn json(value: &Value) -> Vec<u8> {
 
 /// Every codec configuration under test, by name.
 fn codecs() -> Vec<(String, Arc<dyn Codec>)> {
-    let md = |profile, lossless| -> Arc<dyn Codec> {
-        Arc::new(
-            MarkdownCodec::builder()
-                .profile(profile)
-                .lossless(lossless)
-                .build(),
-        )
-    };
+    let md =
+        |profile| -> Arc<dyn Codec> { Arc::new(MarkdownCodec::builder().profile(profile).build()) };
     let mut codecs: Vec<(String, Arc<dyn Codec>)> = vec![
         ("json".into(), Arc::new(JsonCodec::new())),
         ("json-pretty".into(), Arc::new(JsonCodec::pretty())),
-        ("md".into(), md(Profile::Default, false)),
-        ("md-lossless".into(), md(Profile::Default, true)),
-        ("md-dense".into(), md(Profile::Dense, false)),
+        ("md".into(), md(Profile::Default)),
+        ("md-lossless".into(), md(Profile::Lossless)),
+        ("md-dense".into(), md(Profile::Dense)),
         ("html".into(), Arc::new(HtmlCodec::new())),
     ];
     let versions = [
@@ -121,14 +115,14 @@ fn codecs() -> Vec<(String, Arc<dyn Codec>)> {
         (
             "mcp-dense-text",
             McpCodec::builder()
-                .text_format(TextFormat::Codec(md(Profile::Dense, false)))
+                .text_format(TextFormat::Codec(md(Profile::Dense)))
                 .build()
                 .unwrap(),
         ),
         (
             "mcp-lossless-text",
             McpCodec::builder()
-                .text_format(TextFormat::Codec(md(Profile::Default, true)))
+                .text_format(TextFormat::Codec(md(Profile::Lossless)))
                 .build()
                 .unwrap(),
         ),
@@ -165,7 +159,7 @@ fn codecs() -> Vec<(String, Arc<dyn Codec>)> {
         (
             "mcp-dense-limit-900",
             McpCodec::builder()
-                .text_format(TextFormat::Codec(md(Profile::Dense, false)))
+                .text_format(TextFormat::Codec(md(Profile::Dense)))
                 .max_text_chars(Some(900))
                 .build()
                 .unwrap(),
@@ -365,11 +359,8 @@ fn all_outputs() -> Outputs {
 
         // Reading back: each reading of its own rendering, and what the
         // default rendering carries.
-        let rendered = |profile, lossless| {
-            let codec = MarkdownCodec::builder()
-                .profile(profile)
-                .lossless(lossless)
-                .build();
+        let rendered = |profile| {
+            let codec = MarkdownCodec::builder().profile(profile).build();
             let mut bytes = Vec::new();
             codec
                 .encode_value(value, &mut bytes)
@@ -380,7 +371,7 @@ fn all_outputs() -> Outputs {
             format!("read/{input}/normalize"),
             json(&codec_md::normalize(value)),
         );
-        if let Some(md) = rendered(Profile::Default, false) {
+        if let Some(md) = rendered(Profile::Default) {
             match codec_md::parse(&md) {
                 Ok(v) => out.add(format!("read/{input}/parse"), json(&v)),
                 Err(e) => out.add(format!("read/{input}/parse!err"), e.to_string()),
@@ -395,13 +386,13 @@ fn all_outputs() -> Outputs {
                 }
             }
         }
-        if let Some(md) = rendered(Profile::Default, true) {
+        if let Some(md) = rendered(Profile::Lossless) {
             match codec_md::parse_lossless(&md) {
                 Ok(v) => out.add(format!("read/{input}/parse_lossless"), json(&v)),
                 Err(e) => out.add(format!("read/{input}/parse_lossless!err"), e.to_string()),
             }
         }
-        if let Some(md) = rendered(Profile::Dense, false) {
+        if let Some(md) = rendered(Profile::Dense) {
             match codec_md::parse_dense(&md) {
                 Ok(v) => out.add(format!("read/{input}/parse_dense"), json(&v)),
                 Err(e) => out.add(format!("read/{input}/parse_dense!err"), e.to_string()),

@@ -55,16 +55,18 @@ pub(crate) struct CodecOptions {
     /// Pretty-print JSON output (the json codec, and the mcp envelope).
     #[arg(long)]
     pub(crate) pretty: bool,
-    /// The markdown profile: default (the schema of codec-md's SPEC.md) or
-    /// dense (fewer tokens: dotted columns, keyed tables, JSON where
-    /// markdown would cost more). Same media type. The mcp codec's text
-    /// follows it.
+    /// The markdown profile: default (the schema of codec-md's SPEC.md),
+    /// lossless (the default plus the fewest markers that make `codec parse
+    /// --lossless` give back the exact value) or dense (fewer tokens:
+    /// dotted columns, keyed tables, JSON where markdown would cost more).
+    /// Same media type. The mcp codec's text follows it.
     #[arg(long, value_name = "PROFILE", default_value = DEFAULT_PROFILE)]
     pub(crate) profile: String,
-    /// Markdown with the lossless markers (quotes on strings that read as
-    /// other types, `-` for a missing cell, ...): `codec parse --lossless`
-    /// gives back the exact value. Default profile only.
-    #[arg(long)]
+    /// Shorthand for `--profile lossless`: markdown with the lossless
+    /// markers (quotes on strings that read as other types, `-` for a
+    /// missing cell, ...), which `codec parse --lossless` reads back
+    /// exactly. Not with `--profile`.
+    #[arg(long, conflicts_with = "profile")]
     pub(crate) lossless: bool,
     /// MCP protocol version of the mcp codec.
     #[arg(long, value_name = "VERSION", default_value = DEFAULT_MCP_VERSION)]

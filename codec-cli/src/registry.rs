@@ -19,18 +19,25 @@ use crate::error::CliError;
 pub(crate) fn codecs(options: &CodecOptions) -> Result<Vec<Arc<dyn Codec>>, CliError> {
     let profile = match options.profile.as_str() {
         "default" => Profile::Default,
+        "lossless" => Profile::Lossless,
         "dense" => Profile::Dense,
         other => {
             return Err(CliError::Usage(format!(
-                "--profile: unknown profile {other:?}; expected default or dense"
+                "--profile: unknown profile {other:?}; expected default, lossless or dense"
             )))
         }
     };
-    if options.lossless && profile != Profile::Default {
-        return Err(CliError::Usage(
-            "--lossless goes with the default profile only".into(),
-        ));
-    }
+    // The argument parser refuses `--lossless` with `--profile`; options
+    // built in code get the same answer.
+    let profile = match (options.lossless, profile) {
+        (false, profile) | (true, profile @ Profile::Lossless) => profile,
+        (true, Profile::Default) => Profile::Lossless,
+        (true, _) => {
+            return Err(CliError::Usage(
+                "--lossless is --profile lossless: it cannot go with another profile".into(),
+            ))
+        }
+    };
     let version: ProtocolVersion = options
         .mcp_version
         .parse()
@@ -45,12 +52,7 @@ pub(crate) fn codecs(options: &CodecOptions) -> Result<Vec<Arc<dyn Codec>>, CliE
             )))
         }
     };
-    let md: Arc<dyn Codec> = Arc::new(
-        MarkdownCodec::builder()
-            .profile(profile)
-            .lossless(options.lossless)
-            .build(),
-    );
+    let md: Arc<dyn Codec> = Arc::new(MarkdownCodec::builder().profile(profile).build());
     let mcp = McpCodec::builder()
         .protocol_version(version)
         .structured_content(structured)
@@ -179,5 +181,23 @@ mod tests {
         ] {
             assert_eq!(choice(&serve, accept), choice(&other, accept), "{accept:?}");
         }
+    }
+
+    /// `--lossless` is `--profile lossless`: the same markdown codec.
+    #[test]
+    fn lossless_is_a_profile() {
+        let value = codec_core::from_str(r#"[{"zip": "02139", "n": "7"}, {"n": null}]"#).unwrap();
+        let mut flag = options("default");
+        flag.lossless = true;
+        let mut outputs = Vec::new();
+        for options in [options("lossless"), flag] {
+            let negotiator = negotiator(&options).unwrap();
+            let mut out = Vec::new();
+            let md = negotiator.codec("md").unwrap();
+            md.encode_value(&value, &mut out).unwrap();
+            outputs.push(String::from_utf8(out).unwrap());
+        }
+        assert_eq!(outputs[0], "|zip|n|\n|---|---|\n|02139|\"7\"|\n|-||\n");
+        assert_eq!(outputs[0], outputs[1]);
     }
 }

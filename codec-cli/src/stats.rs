@@ -33,7 +33,7 @@ pub(crate) fn run(args: &StatsArgs) -> Result<(), CliError> {
         ),
         (
             "md lossless",
-            MarkdownCodec::builder().lossless(true).build(),
+            MarkdownCodec::builder().profile(Profile::Lossless).build(),
         ),
     ];
     let pretty = codec_json::JsonCodec::pretty();

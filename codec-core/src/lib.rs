@@ -14,6 +14,10 @@
 //! - [`from_slice`] and [`from_slice_with`]: JSON bytes to a [`Value`] with
 //!   source key order, verbatim numbers, a depth limit and positioned
 //!   errors ([`ParseError`]).
+//! - [`JsonWriter`]: any `Serialize` value or a [`Value`] as JSON bytes,
+//!   `serde_json`'s bytes ([`JsonStyle`] compact or pretty), with extra
+//!   escapes for formats that embed JSON ([`JsonEscapes`],
+//!   [`StandardEscapes`]).
 //! - [`Codec`] and [`CodecExt`]: the object-safe trait a codec implements,
 //!   and the generic helpers handlers call.
 //! - [`MediaType`]: a parsed `type/subtype; name=value`.
@@ -35,8 +39,11 @@
 //! algorithms as `serde_json`, so `codec-json` output equals
 //! `serde_json::to_vec` byte for byte whenever the maps are ordered.
 //!
-//! This crate is not a JSON library: it parses JSON into its model but
-//! writes nothing; `codec-json` does.
+//! JSON is the one format every codec meets (codec-json writes it, codec-md
+//! embeds it in its dense profile, a negotiated handler's data is JSON
+//! before anything else), so its reader and its one writer live here; the
+//! `codec-json` crate is the [`Codec`] over the writer. This crate is not a
+//! general JSON library: no `Deserialize`, no streaming reader.
 //!
 //! # Example
 //!
@@ -66,6 +73,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod codec;
+mod json;
 mod map;
 mod media_type;
 mod number;
@@ -79,6 +87,7 @@ mod truncate;
 mod value;
 
 pub use codec::{is_valid_format_name, Codec, CodecExt, EncodeError};
+pub use json::{JsonEscapes, JsonStyle, JsonWriter, StandardEscapes};
 pub use map::{IntoIter as MapIntoIter, Iter as MapIter, Map};
 pub use media_type::{MediaType, MediaTypeError};
 pub use number::{InvalidNumber, Number};

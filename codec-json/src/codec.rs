@@ -1,10 +1,7 @@
 //! [`JsonCodec`] and its builder.
 
-use codec_core::{Codec, EncodeError, MediaType, Value};
+use codec_core::{Codec, EncodeError, JsonWriter, MediaType, Value};
 use serde::Serialize;
-
-use crate::ser;
-use crate::write::{self, Layout};
 
 /// The `application/json` codec.
 ///
@@ -16,7 +13,7 @@ use crate::write::{self, Layout};
 /// ```
 #[derive(Debug, Clone)]
 pub struct JsonCodec {
-    layout: Layout,
+    writer: JsonWriter,
     media_type: MediaType,
 }
 
@@ -37,10 +34,10 @@ impl JsonCodecBuilder {
     /// The codec. Infallible: no two options contradict each other.
     pub fn build(self) -> JsonCodec {
         JsonCodec {
-            layout: if self.pretty {
-                Layout::Pretty
+            writer: if self.pretty {
+                JsonWriter::pretty()
             } else {
-                Layout::Compact
+                JsonWriter::compact()
             },
             media_type: MediaType::from_static("application/json"),
         }
@@ -76,9 +73,7 @@ impl JsonCodec {
         value: &T,
         out: &mut Vec<u8>,
     ) -> Result<(), EncodeError> {
-        value
-            .serialize(ser::Serializer::new(out, self.layout))
-            .map_err(EncodeError::from)
+        self.writer.write(value, out)
     }
 
     /// The JSON of any `Serialize` value, statically dispatched.
@@ -106,7 +101,7 @@ impl Codec for JsonCodec {
     }
 
     fn encode_value(&self, value: &Value, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        write::write_value(out, value, self.layout, 0)
+        self.writer.write_value(value, out)
     }
 
     fn encode_serialize(

@@ -14,9 +14,11 @@
 //! same bytes on every run (`serde_json` writes a `HashMap` in its random
 //! iteration order).
 //!
-//! Native values stream straight into the output buffer without building a
-//! [`Value`]; maps stream too while their keys arrive sorted, and are
-//! buffered and sorted otherwise. On a concrete `JsonCodec`, the generic
+//! The writer is codec-core's [`JsonWriter`], which codec-md's dense
+//! profile shares: this crate is the [`Codec`] over it. Native values
+//! stream straight into the output buffer without building a [`Value`];
+//! maps stream too while their keys arrive sorted, and are buffered and
+//! sorted otherwise. On a concrete `JsonCodec`, the generic
 //! methods [`JsonCodec::to_vec`] and [`JsonCodec::encode`] also skip
 //! `erased_serde`'s dynamic dispatch: measured, they run at 1.01x-1.15x
 //! `serde_json::to_vec` on the benchmark datasets, where the same bytes
@@ -41,10 +43,9 @@
 //!
 //! [`Codec`]: codec_core::Codec
 //! [`Value`]: codec_core::Value
+//! [`JsonWriter`]: codec_core::JsonWriter
 #![deny(missing_docs)]
 
 mod codec;
-mod ser;
-mod write;
 
 pub use codec::{JsonCodec, JsonCodecBuilder};

@@ -3,7 +3,7 @@
 use codec_core::{Codec, EncodeError, MediaType, TextLimit, Truncation, Value};
 
 use crate::read;
-use crate::render::{self, Options};
+use crate::write::{self, Options};
 use crate::{ParseError, Profile};
 
 /// The media type this codec writes.
@@ -42,7 +42,7 @@ impl MarkdownCodec {
         MarkdownCodec::builder().build()
     }
 
-    /// A builder, for options: the [`Profile`].
+    /// A builder, for the options: the [`Profile`].
     pub fn builder() -> MarkdownCodecBuilder {
         MarkdownCodecBuilder {
             options: Options::default(),
@@ -61,7 +61,7 @@ impl MarkdownCodec {
     /// use codec_md::{MarkdownCodec, Profile};
     ///
     /// let value = from_str(r#"{"id": "007", "tags": ["x"]}"#).unwrap();
-    /// let lossless = MarkdownCodec::builder().lossless(true).build();
+    /// let lossless = MarkdownCodec::builder().profile(Profile::Lossless).build();
     /// let markdown = String::from_utf8(lossless.to_vec(&value).unwrap()).unwrap();
     /// assert_eq!(lossless.parse(&markdown).unwrap(), value);
     ///
@@ -70,7 +70,7 @@ impl MarkdownCodec {
     /// assert_eq!(dense.parse(&markdown).unwrap(), codec_md::parse_dense(&markdown).unwrap());
     /// ```
     pub fn parse(&self, markdown: &str) -> Result<Value, ParseError> {
-        read::read_back(markdown, self.options.profile, self.options.lossless)
+        read::read_back(markdown, self.options.profile)
     }
 }
 
@@ -90,7 +90,7 @@ impl Codec for MarkdownCodec {
     }
 
     fn encode_value(&self, value: &Value, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        render::render(value, out, &self.options)
+        write::render(value, out, &self.options)
     }
 
     /// Cuts at markdown boundaries: [`truncate`](crate::truncate).
@@ -138,42 +138,26 @@ impl MarkdownCodecBuilder {
     /// assert_eq!(codec.to_vec(&small).unwrap(), b"{\"pool\":{\"min\":2,\"max\":14}}\n");
     /// assert_eq!(codec_md::parse_dense(r#"{"pool":{"min":2,"max":14}}"#).unwrap(), small);
     /// ```
-    pub fn profile(&mut self, profile: Profile) -> &mut MarkdownCodecBuilder {
-        self.options.profile = profile;
-        self
-    }
-
-    /// The lossless rendering: `false` unless set. Adds the fewest markers
-    /// (quotes around a string that reads as another type, `\,`, `\[x]`,
-    /// ...; `SPEC.md`, *Lossless*) that make [`parse_lossless`] give back
-    /// exactly the value: types, null versus missing versus `""`, numbers'
-    /// text, key order. Still valid GFM, and ordinary values carry no
-    /// marker.
     ///
-    /// It applies to the default profile: [`Profile::Dense`] ignores it
-    /// (the dense profile has its own reading, [`parse_dense`]).
-    ///
-    /// [`parse_dense`]: crate::parse_dense
-    ///
-    /// [`parse_lossless`]: crate::parse_lossless
+    /// The lossless profile reads back exactly:
     ///
     /// ```
     /// use codec_core::{from_str, CodecExt};
-    /// use codec_md::MarkdownCodec;
+    /// use codec_md::{MarkdownCodec, Profile};
     ///
-    /// let codec = MarkdownCodec::builder().lossless(true).build();
+    /// let codec = MarkdownCodec::builder().profile(Profile::Lossless).build();
     /// let value = from_str(r#"[{"zip": "02139", "n": "7"}, {"n": null}]"#).unwrap();
     /// let markdown = codec.to_vec(&value).unwrap();
     /// assert_eq!(markdown, b"|zip|n|\n|---|---|\n|02139|\"7\"|\n|-||\n");
     /// assert_eq!(codec_md::parse_lossless(std::str::from_utf8(&markdown).unwrap()).unwrap(), value);
     /// ```
-    pub fn lossless(&mut self, yes: bool) -> &mut MarkdownCodecBuilder {
-        self.options.lossless = yes;
+    pub fn profile(mut self, profile: Profile) -> MarkdownCodecBuilder {
+        self.options.profile = profile;
         self
     }
 
     /// The codec.
-    pub fn build(&self) -> MarkdownCodec {
+    pub fn build(self) -> MarkdownCodec {
         MarkdownCodec {
             media_type: MediaType::from_static(MEDIA_TYPE),
             options: self.options,
@@ -192,7 +176,7 @@ impl MarkdownCodecBuilder {
 /// ```
 pub fn render(value: &Value) -> Result<String, EncodeError> {
     let mut out = Vec::new();
-    render::render(value, &mut out, &Options::default())?;
+    write::render(value, &mut out, &Options::default())?;
     // The renderer writes only whole UTF-8 strings and ASCII.
     Ok(String::from_utf8(out).expect("markdown is UTF-8"))
 }

@@ -6,13 +6,13 @@
 //!   variant=GFM`, format name `md`; [`MarkdownCodec::parse`] reads back
 //!   what it writes.
 //! - [`render`]: a value to a markdown `String`.
-//! - [`Profile`]: the layout rules, `SPEC.md`'s (the default) or the
-//!   token-dense profile, read back by [`parse_dense`].
+//! - [`Profile`]: the layout rules, each with its reading: `SPEC.md`'s
+//!   (the default, read by [`parse`]), the lossless one (the fewest extra
+//!   markers, read back exactly by [`parse_lossless`]) and the token-dense
+//!   one (read by [`parse_dense`]).
 //! - [`parse`]: markdown back to a value (the default rendering, and GFM
 //!   tables and key lists written by others); [`normalize`]: what the
 //!   default rendering carries, so `parse(render(v)) == normalize(v)`.
-//! - [`MarkdownCodecBuilder::lossless`] and [`parse_lossless`]: a rendering
-//!   with the fewest extra markers that reads back exactly.
 //! - [`parse_table`]: a rendered table back to its columns and exact cells
 //!   ([`Table`]).
 //! - [`ParseError`]: why any reader rejected its input ([`ParseErrorKind`]),
@@ -31,12 +31,14 @@
 //! A value must never change the document's structure: no string, however
 //! hostile, may end a row, add a column, key, heading, list item, link,
 //! HTML or emphasis. Escaping is lazy, following a scheme verified against
-//! five GFM parsers: a character is escaped only when something else in the
-//! same cell or value could pair with it, so numbers, words, paths, URLs,
-//! dates and emails are written byte for byte and cost no extra tokens.
-//! Tables are unpadded (`|a|b|`): padding costs 9-20% more tokens on the
-//! benchmark datasets. The renderer writes straight into the caller's
-//! buffer, with no string per cell and no second copy of the document.
+//! five GFM parsers (`ESCAPING.md`): a character is escaped only when
+//! something else in the same cell or value could pair with it, so
+//! numbers, words, paths, URLs, dates and emails are written byte for byte
+//! and cost no extra tokens. Tables are unpadded (`|a|b|`): padding costs
+//! 9-20% more tokens on the benchmark datasets. The writer is one walk over
+//! the value with a layout per profile, generic over the layout; it writes
+//! straight into the caller's buffer, with no string per cell and no second
+//! copy of the document.
 //!
 //! The reader inverts the writer, one reading per layout: one pass over
 //! the lines, linear in the input, gives the blocks of an outline, and one
@@ -80,20 +82,18 @@
 #![deny(missing_docs)]
 
 mod codec;
-mod dense;
 mod error;
-mod escape;
-mod json;
-mod lossless;
 mod profile;
 mod read;
-mod render;
+mod schema;
 mod truncate;
+mod write;
 
 pub use codec::{render, MarkdownCodec, MarkdownCodecBuilder};
-#[doc(hidden)]
-pub use dense::dense_json_paragraph;
 pub use error::{ParseError, ParseErrorKind};
 pub use profile::Profile;
 pub use read::{normalize, parse, parse_dense, parse_lossless, parse_table, Table};
 pub use truncate::truncate;
+#[cfg(feature = "testing")]
+#[doc(hidden)]
+pub use write::dense_json_paragraph;

@@ -282,8 +282,10 @@ fn render_writes_into_the_callers_buffer() {
     assert_eq!(out, b"prefix:1, 2, 3\n");
 }
 
+/// Lossless and dense are profiles, not options that could be combined:
+/// each writes its own rendering, and the default is `Profile::Default`.
 #[test]
-fn the_dense_profile_ignores_the_lossless_option() {
+fn each_profile_writes_its_own_rendering() {
     use codec_core::CodecExt;
     use codec_md::{MarkdownCodec, Profile};
     let rows: Vec<_> = (0..12)
@@ -295,17 +297,19 @@ fn the_dense_profile_ignores_the_lossless_option() {
         })
         .collect();
     let value = codec_core::Value::Array(rows);
-    let dense = MarkdownCodec::builder().profile(Profile::Dense).build();
-    let both = MarkdownCodec::builder()
-        .profile(Profile::Dense)
-        .lossless(true)
-        .build();
-    assert_eq!(both.to_vec(&value).unwrap(), dense.to_vec(&value).unwrap());
-    let lossless = MarkdownCodec::builder().lossless(true).build();
-    assert_ne!(
-        lossless.to_vec(&value).unwrap(),
-        MarkdownCodec::new().to_vec(&value).unwrap()
-    );
+    let rendered = |profile| {
+        MarkdownCodec::builder()
+            .profile(profile)
+            .build()
+            .to_vec(&value)
+            .unwrap()
+    };
+    let [default, lossless, dense] =
+        [Profile::Default, Profile::Lossless, Profile::Dense].map(rendered);
+    assert_eq!(default, MarkdownCodec::new().to_vec(&value).unwrap());
+    assert_ne!(lossless, default);
+    assert_ne!(dense, default);
+    assert_ne!(dense, lossless);
 }
 
 /// A codec reads back what it writes, with its layout's reading: the
@@ -316,24 +320,16 @@ fn a_codec_reads_back_what_it_writes() {
     use codec_md::{parse, parse_dense, parse_lossless, MarkdownCodec, ParseError, Profile};
 
     type Reader = fn(&str) -> Result<Value, ParseError>;
-    let codecs: [(&str, MarkdownCodec, Reader); 4] = [
+    let codecs: [(&str, MarkdownCodec, Reader); 3] = [
         ("default", MarkdownCodec::new(), parse),
         (
             "lossless",
-            MarkdownCodec::builder().lossless(true).build(),
+            MarkdownCodec::builder().profile(Profile::Lossless).build(),
             parse_lossless,
         ),
         (
             "dense",
             MarkdownCodec::builder().profile(Profile::Dense).build(),
-            parse_dense,
-        ),
-        (
-            "dense, lossless ignored",
-            MarkdownCodec::builder()
-                .profile(Profile::Dense)
-                .lossless(true)
-                .build(),
             parse_dense,
         ),
     ];

@@ -512,6 +512,8 @@ fn json_paragraphs_keep_their_structure() {
         r#"["x]: /url"]"#,
         r#"[{"a": 1}, [2, [3]], "[y](z)"]"#,
         r#"{"mail": "a_b@example.com", "w": "www.example.com/a*b*"}"#,
+        // Nested brackets (issue 17): a `]` run before `(` closes a link.
+        r#"{"k": "[[a]](https://evil.example)", "t": [{"c": "[a[b]](url)"}], "u": "U[[]]()"}"#,
     ];
     for case in cases {
         check_json_paragraph(&from_str(case).unwrap());
@@ -539,6 +541,17 @@ proptest! {
             scalar => Value::Object([("k".to_owned(), scalar)].into_iter().collect()),
         };
         check_json_paragraph(&value);
+    }
+
+    /// No string adds a link (issue 17: nested brackets did), in the
+    /// document's JSON paragraph or in a cell of a table.
+    #[test]
+    fn strings_add_no_link(s in support::link_string()) {
+        check_json_paragraph(&Value::Object([("k".to_owned(), Value::String(s.clone()))].into_iter().collect()));
+        let rows = (0..8)
+            .map(|i| Value::Object([("n".to_owned(), Value::from(i)), ("c".to_owned(), Value::String(s.clone()))].into_iter().collect()))
+            .collect();
+        check_dense(&Value::Array(rows));
     }
 
     /// Tables of many rows, where markdown wins: every rule's cells.

@@ -40,12 +40,9 @@ struct Case {
     message: &'static str,
 }
 
-fn render(value: &Value, profile: codec_md::Profile, lossless: bool) -> String {
+fn render(value: &Value, profile: codec_md::Profile) -> String {
     use codec_core::Codec;
-    let codec = codec_md::MarkdownCodec::builder()
-        .profile(profile)
-        .lossless(lossless)
-        .build();
+    let codec = codec_md::MarkdownCodec::builder().profile(profile).build();
     let mut out = Vec::new();
     codec.encode_value(value, &mut out).unwrap();
     String::from_utf8(out).unwrap()
@@ -91,7 +88,7 @@ fn every_reader_stops_at_the_limit() {
         Case {
             label: "parse: sections",
             reader: codec_md::parse,
-            at_limit: render(&nested(LIMIT, true), Default::default(), false),
+            at_limit: render(&nested(LIMIT, true), Default::default()),
             past_limit: h6_sections(LIMIT),
             position: (2 * LIMIT - 1, 1),
             message: "values nested deeper than the limit of 128",

@@ -5,7 +5,8 @@
 
 mod support;
 
-use codec_core::{from_slice, from_str, Map, Value};
+use codec_core::{from_slice, from_str, CodecExt, Map, Value};
+use codec_md::{MarkdownCodec, Profile};
 use proptest::prelude::*;
 
 use support::{check_structure, parse, Block, Item};
@@ -17,11 +18,10 @@ fn object(members: Vec<(&str, Value)>) -> Value {
 /// Each vector rendered in its context through the public API: the
 /// structure is checked whole, and the vector's element must come back
 /// with exactly its expected text.
-#[test]
-fn escape_vectors_pass() {
-    let data = from_slice(include_bytes!("data/escape-vectors.json")).unwrap();
+#[track_caller]
+fn check_vectors(json: &[u8]) -> usize {
+    let data = from_slice(json).unwrap();
     let vectors = data["vectors"].as_array().unwrap();
-    assert!(vectors.len() >= 60);
     for vector in vectors {
         let context = vector["context"].as_str().unwrap();
         let input = vector["input"].as_str().unwrap();
@@ -30,13 +30,7 @@ fn escape_vectors_pass() {
         // Our oracle's reading of a string agrees with the vector's.
         assert_eq!(support::text(&vector["input"]), expected, "{label}");
 
-        let value = match context {
-            "cell" => Value::Array(vec![object(vec![("c", input.into())])]),
-            "value" => object(vec![("k", input.into())]),
-            "key" => object(vec![(input, "v".into())]),
-            "heading" => object(vec![(input, object(vec![("a", 1.into())]))]),
-            other => panic!("unknown context {other}"),
-        };
+        let value = in_context(context, input);
         let markdown = check_structure(&value);
         let blocks = parse(&markdown);
         let found = match (context, &blocks[..]) {
@@ -56,6 +50,57 @@ fn escape_vectors_pass() {
         };
         assert_eq!(found, expected, "{label}\n{markdown}");
     }
+    vectors.len()
+}
+
+/// A value that puts `input` in `context`: a table cell, the value after
+/// a key, a key, or a heading.
+fn in_context(context: &str, input: &str) -> Value {
+    match context {
+        "cell" => Value::Array(vec![object(vec![("c", input.into())])]),
+        "value" => object(vec![("k", input.into())]),
+        "key" => object(vec![(input, "v".into())]),
+        "heading" => object(vec![(input, object(vec![("a", 1.into())]))]),
+        other => panic!("unknown context {other}"),
+    }
+}
+
+#[test]
+fn escape_vectors_pass() {
+    assert!(check_vectors(include_bytes!("data/escape-vectors.json")) >= 60);
+}
+
+/// Link injection through nested brackets (issue 17): a `]` run before
+/// `(` closes a link whose text holds brackets.
+#[test]
+fn nested_bracket_vectors_pass() {
+    assert!(check_vectors(include_bytes!("data/nested-brackets.json")) >= 10);
+}
+
+/// The issue's value in the lossless rendering, read by both parsers:
+/// their walks accept text and autolinks only, so a link fails them.
+#[test]
+fn nested_brackets_add_no_link_to_the_lossless_rendering() {
+    let value = from_str(
+        r#"{"k": "[[a]](https://evil.example)", "t": [{"c": "[a[b]](url)"}, {"c": "x"}], "u": "U[[]]()"}"#,
+    )
+    .unwrap();
+    let codec = MarkdownCodec::builder().profile(Profile::Lossless).build();
+    let markdown = String::from_utf8(codec.to_vec(&value).unwrap()).unwrap();
+    let comrak = parse(&markdown);
+    assert_eq!(comrak, support::parse_pulldown(&markdown), "{markdown}");
+    assert!(
+        comrak.contains(&Block::List(vec![
+            // Quoted: a leading `[` is a lossless marker.
+            (
+                "k".into(),
+                Item::Text("\"[[a]](https://evil.example)\"".into())
+            ),
+            ("t".into(), Item::Text("#".into())),
+            ("u".into(), Item::Text("U[[]]()".into())),
+        ])),
+        "{markdown}"
+    );
 }
 
 /// The fenced-code vectors, in a list item through the public API (the
@@ -251,6 +296,24 @@ proptest! {
     #[test]
     fn random_values_keep_their_structure(value in value()) {
         check_structure(&value);
+    }
+
+    /// No string adds a link (issue 17: nested brackets did), in a value,
+    /// a cell, a key or a heading: both parsers read exactly the schema's
+    /// blocks and text, and accept no link but a bare URL's autolink
+    /// (pulldown-cmark, which has none, accepts no link at all). The
+    /// lossless rendering too.
+    #[test]
+    fn strings_add_no_link(s in support::link_string()) {
+        for context in ["value", "cell", "key", "heading"] {
+            check_structure(&in_context(context, &s));
+        }
+        let lossless = MarkdownCodec::builder().profile(Profile::Lossless).build();
+        for context in ["value", "cell"] {
+            let markdown = String::from_utf8(lossless.to_vec(&in_context(context, &s)).unwrap()).unwrap();
+            parse(&markdown);
+            support::parse_pulldown(&markdown);
+        }
     }
 
     #[test]

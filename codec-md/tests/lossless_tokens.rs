@@ -4,7 +4,7 @@
 //! `--nocapture` to print them.
 
 use codec_core::{from_slice, Value};
-use codec_md::MarkdownCodec;
+use codec_md::{MarkdownCodec, Profile};
 
 mod common;
 
@@ -14,7 +14,12 @@ use common::{render_with, tokens, DATASETS};
 const FLAT: [&str; 4] = ["tabular", "analytics", "github", "keyed"];
 
 fn render(value: &Value, lossless: bool) -> Vec<u8> {
-    render_with(&MarkdownCodec::builder().lossless(lossless).build(), value).into_bytes()
+    let profile = if lossless {
+        Profile::Lossless
+    } else {
+        Profile::Default
+    };
+    render_with(&MarkdownCodec::builder().profile(profile).build(), value).into_bytes()
 }
 
 #[test]

@@ -9,7 +9,7 @@
 mod support;
 
 use codec_core::{from_slice, CodecExt, Map, Value};
-use codec_md::{normalize, parse, parse_lossless, render, MarkdownCodec};
+use codec_md::{normalize, parse, parse_lossless, render, MarkdownCodec, Profile};
 use proptest::prelude::*;
 
 const DATASETS: [(&str, &[u8]); 11] = [
@@ -37,7 +37,7 @@ const SHAPES: &str = r#"{"": 1, "a": {"": {"b": 2}}, "tags": ["rust", "llm", 3, 
  "nul": "x\u0000y", "crlf": "1\r\n2", "tab": "\tx"}"#;
 
 fn lossless() -> MarkdownCodec {
-    MarkdownCodec::builder().lossless(true).build()
+    MarkdownCodec::builder().profile(Profile::Lossless).build()
 }
 
 fn render_lossless(value: &Value) -> String {

@@ -11,7 +11,7 @@
 //! where the renderer separates items (a comma before a blank or the end
 //! of the line); `[]` and `{}` are the empty containers.
 
-use codec_core::{Map, Number, Value};
+use codec_core::{Map, Value};
 
 use crate::error::ParseError;
 use crate::read::inline::{self, is_blank, Refs};
@@ -55,19 +55,8 @@ impl Reading for DefaultReading {
     }
 }
 
-/// A scalar from its decoded text: empty is null, `true`/`false` are
-/// bools, a JSON number is that number (its text kept), else a string.
-pub(crate) fn scalar(text: &str) -> Value {
-    match text {
-        "" => Value::Null,
-        "true" => Value::Bool(true),
-        "false" => Value::Bool(false),
-        _ => match Number::from_json_text(text) {
-            Some(n) => Value::Number(n),
-            None => Value::String(text.to_owned()),
-        },
-    }
-}
+// What text reads as is the schema's, shared with the lossless writer.
+pub(crate) use crate::schema::scalar;
 
 /// One piece of source text (a cell, a list item, a whole value): trimmed,
 /// decoded, and read as a scalar.

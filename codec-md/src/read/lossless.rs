@@ -9,7 +9,7 @@ use crate::read::default::scalar;
 use crate::read::inline::{self, is_blank, Refs};
 use crate::read::lexer::{self, Reading};
 
-/// Reads the lossless rendering ([`MarkdownCodecBuilder::lossless`]) back
+/// Reads the lossless rendering ([`Profile::Lossless`]) back
 /// into exactly the value that was rendered: `parse_lossless(&render(v))
 /// == v` for every value.
 ///
@@ -18,15 +18,15 @@ use crate::read::lexer::{self, Reading};
 /// missing member, `#` after a key places that key's section, and an h6
 /// heading's closing `#`s add to its depth.
 ///
-/// [`MarkdownCodecBuilder::lossless`]: crate::MarkdownCodecBuilder::lossless
+/// [`Profile::Lossless`]: crate::Profile::Lossless
 ///
 /// ```
 /// use codec_core::from_str;
-/// use codec_md::MarkdownCodec;
+/// use codec_md::{MarkdownCodec, Profile};
 /// use codec_core::CodecExt;
 ///
 /// let value = from_str(r#"{"id": "007", "n": "42", "tags": ["x"], "empty": ""}"#).unwrap();
-/// let codec = MarkdownCodec::builder().lossless(true).build();
+/// let codec = MarkdownCodec::builder().profile(Profile::Lossless).build();
 /// let markdown = String::from_utf8(codec.to_vec(&value).unwrap()).unwrap();
 /// assert_eq!(markdown, "- **id**: 007\n- **n**: \"42\"\n- **tags**: \\[x]\n- **empty**: \"\"\n");
 /// assert_eq!(codec_md::parse_lossless(&markdown).unwrap(), value);

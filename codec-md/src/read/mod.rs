@@ -38,18 +38,12 @@ pub use lossless::parse_lossless;
 pub use normalize::normalize;
 pub use table::{parse_table, Table};
 
-/// Reads back what a codec with these options writes: the reading of its
-/// layout. (With lossless a profile of its own, `lossless` goes and its
-/// arm becomes `Profile::Lossless`.)
-pub(crate) fn read_back(
-    markdown: &str,
-    profile: Profile,
-    lossless: bool,
-) -> Result<Value, ParseError> {
+/// Reads back what a codec of this profile writes: the reading of its
+/// layout.
+pub(crate) fn read_back(markdown: &str, profile: Profile) -> Result<Value, ParseError> {
     match profile {
-        // The dense profile ignores the lossless option when writing.
-        Profile::Dense => parse_dense(markdown),
-        Profile::Default if lossless => parse_lossless(markdown),
         Profile::Default => parse(markdown),
+        Profile::Lossless => parse_lossless(markdown),
+        Profile::Dense => parse_dense(markdown),
     }
 }

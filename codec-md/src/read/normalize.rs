@@ -4,7 +4,7 @@ use codec_core::{Map, Value, DEFAULT_MAX_DEPTH};
 
 use crate::read::default;
 use crate::read::outline::{self, Block, Item, Kind, Label};
-use crate::render::{self, Layout};
+use crate::schema::{self, Placement};
 
 /// The value as plain markdown carries it: `parse(&render(v)?) ==
 /// normalize(v)` for every value `render` accepts whose reading stays
@@ -76,22 +76,22 @@ fn document(value: &Value, out: &mut Vec<Block>) {
         Value::Array(items) if items.is_empty() => out.push(block(Kind::Scalar(value.clone()))),
         Value::Object(map) if map.is_empty() => out.push(block(Kind::Scalar(value.clone()))),
         Value::Array(items) => {
-            if let Some(columns) = render::table_columns(items) {
+            if let Some(columns) = schema::table_columns(items) {
                 out.push(block(Kind::Table(table(items, &columns))));
-            } else if render::is_inline_list(items) {
+            } else if schema::is_inline_list(items) {
                 out.push(block(Kind::Scalar(list(items))));
             } else {
-                body(render::elements(items), 1, out);
+                body(schema::elements(items), 1, out);
             }
         }
-        Value::Object(map) => body(render::members(map), 1, out),
+        Value::Object(map) => body(schema::members(map), 1, out),
     }
 }
 
 /// A string written inline (a value or a paragraph), or fenced when it has
 /// a line feed the fence can hold.
 fn inline(value: &Value, s: &str) -> Value {
-    if s.contains('\n') && render::fence_eligible(s) {
+    if s.contains('\n') && schema::fence_eligible(s) {
         value.clone()
     } else {
         text_line(s)
@@ -100,16 +100,16 @@ fn inline(value: &Value, s: &str) -> Value {
 
 /// The body of a container: its list, then its sections.
 fn body<'v>(
-    entries: impl Iterator<Item = (render::Label<'v>, &'v Value)> + Clone,
+    entries: impl Iterator<Item = (schema::Label<'v>, &'v Value)> + Clone,
     level: usize,
     out: &mut Vec<Block>,
 ) {
     let mut items = Vec::new();
     for (label, value) in entries.clone() {
-        let read = match render::layout(label, value) {
-            Layout::Section => continue,
-            Layout::Fenced(s) => Value::String(s.to_owned()),
-            Layout::Inline => match value {
+        let read = match schema::placement(label, value) {
+            Placement::Section => continue,
+            Placement::Fenced(s) => Value::String(s.to_owned()),
+            Placement::Inline => match value {
                 Value::String(s) => text_line(s),
                 Value::Array(items) if !items.is_empty() => list(items),
                 other => other.clone(),
@@ -125,7 +125,7 @@ fn body<'v>(
         out.push(block(Kind::List(items)));
     }
     for (label, value) in entries {
-        if !matches!(render::layout(label, value), Layout::Section) {
+        if !matches!(schema::placement(label, value), Placement::Section) {
             continue;
         }
         out.push(block(Kind::Heading {
@@ -134,20 +134,20 @@ fn body<'v>(
             capped: level >= 6,
         }));
         match value {
-            Value::Object(map) => body(render::members(map), level + 1, out),
-            Value::Array(items) => match render::table_columns(items) {
+            Value::Object(map) => body(schema::members(map), level + 1, out),
+            Value::Array(items) => match schema::table_columns(items) {
                 Some(columns) => out.push(block(Kind::Table(table(items, &columns)))),
-                None => body(render::elements(items), level + 1, out),
+                None => body(schema::elements(items), level + 1, out),
             },
             _ => {}
         }
     }
 }
 
-fn own(label: render::Label<'_>) -> Label {
+fn own(label: schema::Label<'_>) -> Label {
     match label {
-        render::Label::Key(key) => Label::Key(key.to_owned()),
-        render::Label::Index(i) => Label::Index(i),
+        schema::Label::Key(key) => Label::Key(key.to_owned()),
+        schema::Label::Index(i) => Label::Index(i),
     }
 }
 

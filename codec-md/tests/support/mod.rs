@@ -343,6 +343,47 @@ pub fn parse_pulldown(markdown: &str) -> Vec<Block> {
     blocks
 }
 
+/// Strings made of what a link is made of: brackets, parentheses,
+/// backslashes, angle brackets, letters and URLs. A third are random
+/// sequences of those, a third are shaped like an inline link
+/// (`a[b](c)d`, each part such a sequence), a third like a link whose text
+/// holds such a link, so that nested link text (`[[x]](y)`), destinations
+/// and autolinks come up often.
+pub fn link_string() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let atom = prop_oneof![
+        4 => prop::sample::select(vec!["[", "]", "(", ")", "\\", "<", ">"]).prop_map(str::to_owned),
+        2 => "[a-z]{1,2}",
+        1 => prop::sample::select(vec![
+            "https://evil.example",
+            "http://a.b/c",
+            "www.x.org",
+            "mailto:a@b.co",
+            "a@b.co",
+            " ",
+        ])
+        .prop_map(str::to_owned),
+    ];
+    let random = prop::collection::vec(atom, 0..8).prop_map(|parts| parts.concat());
+    let link = (
+        random.clone(),
+        random.clone(),
+        random.clone(),
+        random.clone(),
+    )
+        .prop_map(|(before, text, destination, after)| {
+            format!("{before}[{text}]({destination}){after}")
+        });
+    // Link text that holds a bracketed part: `[a[b]c](d)`.
+    let nested = (random.clone(), random.clone(), random.clone(), link.clone()).prop_map(
+        |(before, inner, after, link)| {
+            let (open, rest) = link.split_once('[').unwrap_or_default();
+            format!("{open}[{before}[{inner}]{after}{rest}")
+        },
+    );
+    prop_oneof![random, link, nested].prop_filter("not empty", |s| !s.is_empty())
+}
+
 // ---------------------------------------------------------------------------
 // The blocks a value must render to, by SPEC.md.
 

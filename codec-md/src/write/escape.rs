@@ -1,8 +1,9 @@
 //! Inline escaping: writes any string into a line of markdown so that a GFM
 //! parser gives back exactly that text and no structure.
 //!
-//! The scheme is `shared/design/md-escaping.md` (verified against five GFM
-//! parsers); the rule numbers in comments are its R1-R12. It is lazy on
+//! The scheme, its contexts and the reason for each rule are in
+//! `codec-md/ESCAPING.md`; the rule numbers in comments (R1-R12) are its
+//! character rules. It is lazy on
 //! purpose: a character is escaped only when something else in the same
 //! inline context could pair with it, so ordinary values (numbers, words,
 //! paths, URLs, dates, emails) are written byte for byte. Most strings take
@@ -15,7 +16,7 @@ use codec_core::Value;
 /// Where inline text is written. The context decides which characters can
 /// end or add structure there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Context {
+pub(super) enum Context {
     /// A table cell, between two delimiter pipes.
     Cell,
     /// The value after `- **key**: `.
@@ -88,7 +89,7 @@ fn is_intraword(bytes: &[u8], i: usize) -> bool {
 }
 
 /// Writes `s` in `context`.
-pub(crate) fn write_str(out: &mut Vec<u8>, s: &str, context: Context) {
+pub(super) fn write_str(out: &mut Vec<u8>, s: &str, context: Context) {
     // Strict contexts also neutralize every autolink trigger (R12).
     let plain = is_plain(s, false)
         && !(context.strict()
@@ -106,7 +107,7 @@ pub(crate) fn write_str(out: &mut Vec<u8>, s: &str, context: Context) {
 /// Writes `s` as the whole of a paragraph line: the value rules, plus a
 /// backslash before anything at the start of the line that would open a
 /// block (`#`, `-`, `>`, `1.`, `<div`, ...).
-pub(crate) fn write_paragraph(out: &mut Vec<u8>, s: &str) {
+pub(super) fn write_paragraph(out: &mut Vec<u8>, s: &str) {
     if is_plain(s, true) {
         out.extend_from_slice(s.as_bytes());
         return;
@@ -114,7 +115,7 @@ pub(crate) fn write_paragraph(out: &mut Vec<u8>, s: &str) {
     write_line(out, Line::One(s), Context::Value, true);
 }
 
-/// Writes `json`, compact JSON as [`crate::json`] writes it (one line, no
+/// Writes `json`, compact JSON as [`super::json`] writes it (one line, no
 /// backtick, `|`, control or invisible character), as the whole of a
 /// paragraph line: the value rules, which escape only what could pair up
 /// inside the line (`*` runs, `[...](`, `<...>`, `&name;`, a `\` before
@@ -122,7 +123,7 @@ pub(crate) fn write_paragraph(out: &mut Vec<u8>, s: &str) {
 /// `{` and `[` open no block, and the caller keeps a `[` that could open a
 /// link reference definition (`[x]: y`) out of this path. A reader decodes
 /// the escapes and gets `json` back.
-pub(crate) fn write_json_line(out: &mut Vec<u8>, json: &str) {
+pub(super) fn write_json_line(out: &mut Vec<u8>, json: &str) {
     if is_plain(json, false) {
         out.extend_from_slice(json.as_bytes());
         return;
@@ -133,7 +134,7 @@ pub(crate) fn write_json_line(out: &mut Vec<u8>, json: &str) {
 /// Writes `s` as the first cell of a table row that has no leading pipe
 /// (the dense profile): the cell rules, plus the paragraph's protection of
 /// the line start, since a row line that starts a block ends the table.
-pub(crate) fn write_first_cell(out: &mut Vec<u8>, s: &str) {
+pub(super) fn write_first_cell(out: &mut Vec<u8>, s: &str) {
     if is_plain(s, true) {
         out.extend_from_slice(s.as_bytes());
         return;
@@ -144,12 +145,12 @@ pub(crate) fn write_first_cell(out: &mut Vec<u8>, s: &str) {
 /// Writes scalars as an inline list, `a, b, c`. The strings are escaped as
 /// one line (a `*` in one item could pair with a `*` in another);
 /// `line_start` protects the start of a paragraph line.
-pub(crate) fn write_list(out: &mut Vec<u8>, items: &[Value], line_start: bool) {
+pub(super) fn write_list(out: &mut Vec<u8>, items: &[Value], line_start: bool) {
     write_list_in(out, items, Context::Value, line_start);
 }
 
 /// [`write_list`] in `context` (a value, or a cell of the dense profile).
-pub(crate) fn write_list_in(
+pub(super) fn write_list_in(
     out: &mut Vec<u8>,
     items: &[Value],
     context: Context,
@@ -272,7 +273,11 @@ fn write_line(out: &mut Vec<u8>, line: Line<'_>, context: Context, line_start: b
                         seen
                     };
                 }
-                b']' if bytes.get(i + 1) == Some(&b'(') => plan.link_close = Some((index, i)),
+                // R6: the last `]` of a run is the one `(` follows, and it
+                // closes a link whose text holds brackets (`[[a]](b)`).
+                b']' if bytes.get(i + run) == Some(&b'(') => {
+                    plan.link_close = Some((index, i + run - 1));
+                }
                 b'>' => plan.tag_close = Some((index, i + run - 1)),
                 b':' | b'.' => plan.has_url |= url_trigger(bytes, i),
                 _ => {}
@@ -318,10 +323,17 @@ fn write_pieces(out: &mut Vec<u8>, line: Line<'_>, plan: &Plan) -> bool {
     changed
 }
 
-/// R1: characters that are never written raw.
-fn is_never_raw(c: char) -> bool {
+/// R1: the characters markdown never holds raw, the one definition: line
+/// breaks (LF, CR, and U+0085 NEL, U+2028, U+2029, which some readers
+/// break lines at), the other C0 and C1 controls except TAB, DEL, and the
+/// invisible and bidi characters (soft hyphen, zero-width and joiner
+/// characters, marks, embeddings and overrides, word joiner and invisible
+/// operators, BOM), which would let text look other than it is. The
+/// escaper writes them as references; the dense profile's JSON writes
+/// them `\uXXXX` ([`super::json`]).
+pub(super) const fn is_never_raw(c: char) -> bool {
     matches!(c,
-        '\0'..='\u{8}' | '\u{a}'..='\u{1f}' | '\u{7f}' | '\u{ad}'
+        '\0'..='\u{8}' | '\u{a}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{ad}'
         | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
         | '\u{2028}' | '\u{2029}' | '\u{2060}'..='\u{206f}' | '\u{feff}')
 }
@@ -438,7 +450,7 @@ fn looks_like_entity(rest: &[u8]) -> bool {
 
 /// R12: whether the `:` or `.` at `at` completes an autolink trigger:
 /// `http://`, `https://`, `ftp://`, `mailto:`, `xmpp:`, `www.` (any case).
-pub(crate) fn url_trigger(bytes: &[u8], at: usize) -> bool {
+pub(super) fn url_trigger(bytes: &[u8], at: usize) -> bool {
     let before = &bytes[..at];
     let ends_with = |word: &[u8]| {
         before.len() >= word.len() && before[before.len() - word.len()..].eq_ignore_ascii_case(word)
@@ -487,6 +499,10 @@ mod tests {
             ("x\0y", Cell, "x&#0;y"),
             (" a ", Value, "&#32;a&#32;"),
             ("\u{202e}", Value, "&#8238;"),
+            // C1 controls: U+0085 (NEL) breaks lines for some readers.
+            ("a\u{85}b\u{80}c\u{9f}", Value, "a&#133;b&#128;c&#159;"),
+            ("\u{85}", Key, "&#133;"),
+            ("a\u{a0}b", Value, "a\u{a0}b"),
             // R3-R5.
             ("*a*", Value, "\\*a\\*"),
             ("a*", Value, "a*"),
@@ -495,6 +511,11 @@ mod tests {
             ("_a_b_", Value, "\\_a_b\\_"),
             // R6-R9.
             ("[x](y)", Value, "\\[x](y)"),
+            // R6 through nested brackets: a `]` run closes the link.
+            ("[[a]](b)", Value, "\\[\\[a]](b)"),
+            ("[a[b]](u)", Cell, "\\[a\\[b]](u)"),
+            ("U[[]]()", Value, "U\\[\\[]]()"),
+            ("[[a]] (b)", Value, "[[a]] (b)"),
             ("[x]", Key, "\\[x]"),
             ("<b>", Value, "\\<b>"),
             ("&amp;", Value, "\\&amp;"),

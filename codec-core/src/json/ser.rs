@@ -2,53 +2,52 @@
 //!
 //! This is the hot path for handlers: structs stream field by field as
 //! `serde_json` streams them. Maps must come out with sorted keys (the
-//! same normalization as `codec_core::to_value`): they stream while their
-//! keys arrive in order and fall back to one scratch buffer, sorted on
-//! `end`, at the first key that does not (see [`SortedMap`]).
+//! same normalization as [`to_value`](crate::to_value)): they stream while
+//! their keys arrive in order and fall back to one scratch buffer, sorted
+//! on `end`, at the first key that does not (see [`SortedMap`]).
 
 use std::ops::Range;
 
-use codec_core::{
-    write_key, Number, ToValueError, Value, DEFAULT_MAX_DEPTH, NUMBER_TOKEN, ORDERED_MAP_TOKEN,
-};
 use serde::ser::{self, Serialize};
 
-use crate::write::{write_str, write_value, Layout};
+use super::value::write_value;
+use super::{JsonEscapes, JsonWriter};
+use crate::{write_key, Number, ToValueError, Value, NUMBER_TOKEN, ORDERED_MAP_TOKEN};
 
 type Result<T> = std::result::Result<T, ToValueError>;
 
-/// Serializes into `out` with `layout`, `level` containers already open.
-pub(crate) struct Serializer<'a> {
+/// Serializes into `out` as `writer` says, `level` containers already open.
+pub(crate) struct Serializer<'a, E: JsonEscapes> {
     pub(crate) out: &'a mut Vec<u8>,
-    pub(crate) layout: Layout,
+    pub(crate) writer: &'a JsonWriter<E>,
     pub(crate) level: usize,
     /// Set by the ordered-map token: the next map keeps its order.
     pub(crate) ordered: bool,
 }
 
-impl<'a> Serializer<'a> {
+impl<'a, E: JsonEscapes> Serializer<'a, E> {
     #[inline]
-    pub(crate) fn new(out: &'a mut Vec<u8>, layout: Layout) -> Serializer<'a> {
+    pub(crate) fn new(out: &'a mut Vec<u8>, writer: &'a JsonWriter<E>) -> Serializer<'a, E> {
         Serializer {
             out,
-            layout,
-            level: 0,
+            writer,
+            level: writer.level,
             ordered: false,
         }
     }
 
     /// Opens a container: the same depth rule as `to_value`.
     #[inline]
-    fn open(self, bracket: u8) -> Result<Compound<'a>> {
-        if self.level >= DEFAULT_MAX_DEPTH {
+    fn open(self, bracket: u8) -> Result<Compound<'a, E>> {
+        if self.level >= self.writer.max_depth {
             return Err(ToValueError::DepthLimit {
-                limit: DEFAULT_MAX_DEPTH,
+                limit: self.writer.max_depth,
             });
         }
         self.out.push(bracket);
         Ok(Compound {
             out: self.out,
-            layout: self.layout,
+            writer: self.writer,
             level: self.level,
             first: true,
             variant_close: false,
@@ -57,20 +56,23 @@ impl<'a> Serializer<'a> {
 
     /// `{"variant":` then the caller writes the inner value at level + 1.
     #[inline]
-    fn open_variant(self, variant: &str) -> Result<Compound<'a>> {
+    fn open_variant(self, variant: &str) -> Result<Compound<'a, E>> {
         let mut outer = self.open(b'{')?;
-        outer.layout.before_item(outer.out, true, outer.level + 1);
-        write_str(outer.out, variant);
-        outer.layout.colon(outer.out);
+        outer
+            .writer
+            .style
+            .before_item(outer.out, true, outer.level + 1);
+        outer.writer.write_str(variant, outer.out);
+        outer.writer.style.colon(outer.out);
         outer.first = false;
         Ok(outer)
     }
 }
 
 /// An open array, object or enum-variant wrapper.
-pub(crate) struct Compound<'a> {
+pub(crate) struct Compound<'a, E: JsonEscapes> {
     out: &'a mut Vec<u8>,
-    layout: Layout,
+    writer: &'a JsonWriter<E>,
     /// The level the container opened at; its items sit at `level + 1`.
     level: usize,
     first: bool,
@@ -78,12 +80,12 @@ pub(crate) struct Compound<'a> {
     variant_close: bool,
 }
 
-impl<'a> Compound<'a> {
+impl<'a, E: JsonEscapes> Compound<'a, E> {
     #[inline]
-    fn child(&mut self) -> Serializer<'_> {
+    fn child(&mut self) -> Serializer<'_, E> {
         Serializer {
             out: self.out,
-            layout: self.layout,
+            writer: self.writer,
             level: self.level + 1,
             ordered: false,
         }
@@ -91,7 +93,8 @@ impl<'a> Compound<'a> {
 
     #[inline]
     fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.layout
+        self.writer
+            .style
             .before_item(self.out, self.first, self.level + 1);
         self.first = false;
         value.serialize(self.child())
@@ -99,28 +102,30 @@ impl<'a> Compound<'a> {
 
     #[inline]
     fn field<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<()> {
-        self.layout
+        self.writer
+            .style
             .before_item(self.out, self.first, self.level + 1);
         self.first = false;
-        write_str(self.out, key);
-        self.layout.colon(self.out);
+        self.writer.write_str(key, self.out);
+        self.writer.style.colon(self.out);
         value.serialize(self.child())
     }
 
     #[inline]
     fn close(self, bracket: u8) -> Result<()> {
-        self.layout
+        self.writer
+            .style
             .close(self.out, !self.first, self.level, bracket);
         Ok(())
     }
 
     /// Opens the inner container of a tuple or struct variant.
     #[inline]
-    fn nest(mut self, bracket: u8) -> Result<Compound<'a>> {
+    fn nest(mut self, bracket: u8) -> Result<Compound<'a, E>> {
         let level = self.level + 1;
-        if level >= DEFAULT_MAX_DEPTH {
+        if level >= self.writer.max_depth {
             return Err(ToValueError::DepthLimit {
-                limit: DEFAULT_MAX_DEPTH,
+                limit: self.writer.max_depth,
             });
         }
         self.out.push(bracket);
@@ -133,12 +138,12 @@ impl<'a> Compound<'a> {
     /// Closes the inner container, then the variant wrapper.
     #[inline]
     fn close_variant(self, bracket: u8) -> Result<()> {
-        let layout = self.layout;
+        let style = self.writer.style;
         let level = self.level;
         let out = self.out;
-        layout.close(out, !self.first, level, bracket);
+        style.close(out, !self.first, level, bracket);
         debug_assert!(self.variant_close);
-        layout.close(out, true, level - 1, b'}');
+        style.close(out, true, level - 1, b'}');
         Ok(())
     }
 }
@@ -152,9 +157,9 @@ impl<'a> Compound<'a> {
 /// written to a scratch buffer, and `end` sorts them all. Reading back is
 /// exact because this serializer's output parses to a value that the value
 /// writer prints to the same bytes.
-pub(crate) struct SortedMap<'a> {
+pub(crate) struct SortedMap<'a, E: JsonEscapes> {
     out: &'a mut Vec<u8>,
-    layout: Layout,
+    writer: &'a JsonWriter<E>,
     level: usize,
     mode: MapMode,
     count: usize,
@@ -175,7 +180,7 @@ enum MapMode {
     },
 }
 
-impl SortedMap<'_> {
+impl<E: JsonEscapes> SortedMap<'_, E> {
     /// Moves the members written so far into the scratch buffer.
     #[cold]
     fn start_buffering(&mut self) -> Result<()> {
@@ -186,7 +191,7 @@ impl SortedMap<'_> {
         written.push(b'{');
         written.extend_from_slice(&self.out[start..]);
         written.push(b'}');
-        let parsed = codec_core::from_slice(&written)
+        let parsed = crate::from_slice(&written)
             .map_err(|e| ser::Error::custom(format!("cannot read back a written map: {e}")))?;
         let Value::Object(map) = parsed else {
             return Err(ser::Error::custom("cannot read back a written map"));
@@ -196,7 +201,7 @@ impl SortedMap<'_> {
         let mut members = Vec::with_capacity(map.len() + 1);
         for (key, value) in map {
             let from = scratch.len();
-            write_value(&mut scratch, &value, self.layout, self.level + 1)
+            write_value(self.writer, &value, &mut scratch, self.level + 1)
                 .map_err(|e| ser::Error::custom(e.to_string()))?;
             members.push((key, from..scratch.len()));
         }
@@ -205,7 +210,7 @@ impl SortedMap<'_> {
     }
 }
 
-impl ser::SerializeMap for SortedMap<'_> {
+impl<E: JsonEscapes> ser::SerializeMap for SortedMap<'_, E> {
     type Ok = ();
     type Error = ToValueError;
 
@@ -234,12 +239,14 @@ impl ser::SerializeMap for SortedMap<'_> {
         self.count += 1;
         match &mut self.mode {
             MapMode::Ordered | MapMode::Streaming { .. } => {
-                self.layout.before_item(self.out, first, self.level + 1);
-                write_str(self.out, &self.key);
-                self.layout.colon(self.out);
+                self.writer
+                    .style
+                    .before_item(self.out, first, self.level + 1);
+                self.writer.write_str(&self.key, self.out);
+                self.writer.style.colon(self.out);
                 value.serialize(Serializer {
                     out: self.out,
-                    layout: self.layout,
+                    writer: self.writer,
                     level: self.level + 1,
                     ordered: false,
                 })?;
@@ -253,7 +260,7 @@ impl ser::SerializeMap for SortedMap<'_> {
                 let start = scratch.len();
                 value.serialize(Serializer {
                     out: scratch,
-                    layout: self.layout,
+                    writer: self.writer,
                     level: self.level + 1,
                     ordered: false,
                 })?;
@@ -278,29 +285,32 @@ impl ser::SerializeMap for SortedMap<'_> {
                 if members.get(i + 1).is_some_and(|next| next.0 == *key) {
                     continue;
                 }
-                self.layout.before_item(self.out, first, self.level + 1);
+                self.writer
+                    .style
+                    .before_item(self.out, first, self.level + 1);
                 first = false;
-                write_str(self.out, key);
-                self.layout.colon(self.out);
+                self.writer.write_str(key, self.out);
+                self.writer.style.colon(self.out);
                 self.out.extend_from_slice(&scratch[range.clone()]);
             }
         }
-        self.layout
+        self.writer
+            .style
             .close(self.out, self.count > 0, self.level, b'}');
         Ok(())
     }
 }
 
-impl<'a> ser::Serializer for Serializer<'a> {
+impl<'a, E: JsonEscapes> ser::Serializer for Serializer<'a, E> {
     type Ok = ();
     type Error = ToValueError;
-    type SerializeSeq = Compound<'a>;
-    type SerializeTuple = Compound<'a>;
-    type SerializeTupleStruct = Compound<'a>;
-    type SerializeTupleVariant = Compound<'a>;
-    type SerializeMap = SortedMap<'a>;
-    type SerializeStruct = Compound<'a>;
-    type SerializeStructVariant = Compound<'a>;
+    type SerializeSeq = Compound<'a, E>;
+    type SerializeTuple = Compound<'a, E>;
+    type SerializeTupleStruct = Compound<'a, E>;
+    type SerializeTupleVariant = Compound<'a, E>;
+    type SerializeMap = SortedMap<'a, E>;
+    type SerializeStruct = Compound<'a, E>;
+    type SerializeStructVariant = Compound<'a, E>;
 
     #[inline]
     fn serialize_bool(self, v: bool) -> Result<()> {
@@ -376,12 +386,12 @@ impl<'a> ser::Serializer for Serializer<'a> {
     }
     #[inline]
     fn serialize_char(self, v: char) -> Result<()> {
-        write_str(self.out, v.encode_utf8(&mut [0; 4]));
+        self.writer.write_str(v.encode_utf8(&mut [0; 4]), self.out);
         Ok(())
     }
     #[inline]
     fn serialize_str(self, v: &str) -> Result<()> {
-        write_str(self.out, v);
+        self.writer.write_str(v, self.out);
         Ok(())
     }
     #[inline]
@@ -417,7 +427,7 @@ impl<'a> ser::Serializer for Serializer<'a> {
         _index: u32,
         variant: &'static str,
     ) -> Result<()> {
-        write_str(self.out, variant);
+        self.writer.write_str(variant, self.out);
         Ok(())
     }
     #[inline]
@@ -435,7 +445,7 @@ impl<'a> ser::Serializer for Serializer<'a> {
                 // invalid JSON.
                 let start = self.out.len();
                 let out = &mut *self.out;
-                value.serialize(Serializer::new(out, Layout::Compact))?;
+                value.serialize(Serializer::new(out, &JsonWriter::compact()))?;
                 let written = &out[start..];
                 let is_number = written.len() > 2
                     && written.first() == Some(&b'"')
@@ -472,15 +482,15 @@ impl<'a> ser::Serializer for Serializer<'a> {
         outer.close(b'}')
     }
     #[inline]
-    fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'a>> {
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'a, E>> {
         self.open(b'[')
     }
     #[inline]
-    fn serialize_tuple(self, len: usize) -> Result<Compound<'a>> {
+    fn serialize_tuple(self, len: usize) -> Result<Compound<'a, E>> {
         self.serialize_seq(Some(len))
     }
     #[inline]
-    fn serialize_tuple_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a>> {
+    fn serialize_tuple_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a, E>> {
         self.serialize_seq(Some(len))
     }
     #[inline]
@@ -490,11 +500,11 @@ impl<'a> ser::Serializer for Serializer<'a> {
         _index: u32,
         variant: &'static str,
         _len: usize,
-    ) -> Result<Compound<'a>> {
+    ) -> Result<Compound<'a, E>> {
         self.open_variant(variant)?.nest(b'[')
     }
     #[inline]
-    fn serialize_map(self, _len: Option<usize>) -> Result<SortedMap<'a>> {
+    fn serialize_map(self, _len: Option<usize>) -> Result<SortedMap<'a, E>> {
         let ordered = self.ordered;
         let compound = self.open(b'{')?;
         let mode = if ordered {
@@ -507,7 +517,7 @@ impl<'a> ser::Serializer for Serializer<'a> {
         };
         Ok(SortedMap {
             out: compound.out,
-            layout: compound.layout,
+            writer: compound.writer,
             level: compound.level,
             mode,
             count: 0,
@@ -516,7 +526,7 @@ impl<'a> ser::Serializer for Serializer<'a> {
         })
     }
     #[inline]
-    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a>> {
+    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a, E>> {
         self.open(b'{')
     }
     #[inline]
@@ -526,12 +536,12 @@ impl<'a> ser::Serializer for Serializer<'a> {
         _index: u32,
         variant: &'static str,
         _len: usize,
-    ) -> Result<Compound<'a>> {
+    ) -> Result<Compound<'a, E>> {
         self.open_variant(variant)?.nest(b'{')
     }
 }
 
-impl ser::SerializeSeq for Compound<'_> {
+impl<E: JsonEscapes> ser::SerializeSeq for Compound<'_, E> {
     type Ok = ();
     type Error = ToValueError;
 
@@ -545,7 +555,7 @@ impl ser::SerializeSeq for Compound<'_> {
     }
 }
 
-impl ser::SerializeTuple for Compound<'_> {
+impl<E: JsonEscapes> ser::SerializeTuple for Compound<'_, E> {
     type Ok = ();
     type Error = ToValueError;
 
@@ -559,7 +569,7 @@ impl ser::SerializeTuple for Compound<'_> {
     }
 }
 
-impl ser::SerializeTupleStruct for Compound<'_> {
+impl<E: JsonEscapes> ser::SerializeTupleStruct for Compound<'_, E> {
     type Ok = ();
     type Error = ToValueError;
 
@@ -573,7 +583,7 @@ impl ser::SerializeTupleStruct for Compound<'_> {
     }
 }
 
-impl ser::SerializeTupleVariant for Compound<'_> {
+impl<E: JsonEscapes> ser::SerializeTupleVariant for Compound<'_, E> {
     type Ok = ();
     type Error = ToValueError;
 
@@ -587,7 +597,7 @@ impl ser::SerializeTupleVariant for Compound<'_> {
     }
 }
 
-impl ser::SerializeStruct for Compound<'_> {
+impl<E: JsonEscapes> ser::SerializeStruct for Compound<'_, E> {
     type Ok = ();
     type Error = ToValueError;
 
@@ -605,7 +615,7 @@ impl ser::SerializeStruct for Compound<'_> {
     }
 }
 
-impl ser::SerializeStructVariant for Compound<'_> {
+impl<E: JsonEscapes> ser::SerializeStructVariant for Compound<'_, E> {
     type Ok = ();
     type Error = ToValueError;
 

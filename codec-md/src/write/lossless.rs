@@ -1,4 +1,5 @@
-//! The lossless rendering's markers: the fewest extra characters that make
+//! The lossless layout ([`Profile::Lossless`](crate::Profile::Lossless)):
+//! `SPEC.md`'s layout plus the fewest extra characters that make
 //! [`parse_lossless`](crate::parse_lossless) give back exactly the value.
 //!
 //! Ordinary values get none: a marker is written only where the default
@@ -18,14 +19,70 @@
 //! Tables whose rows do not list their keys in the columns' order are
 //! written as `[i]` sections, which keep every row's order.
 
-use codec_core::Value;
+use codec_core::{EncodeError, Value};
 
-use crate::escape::{self, Context};
-use crate::read::default as reading;
+use super::escape::{self, Context};
+use super::{Layout, Writer, MAX_HEADING};
+use crate::schema::{self, Label, Placement};
+
+/// The lossless layout: the default's hooks, with markers.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct LosslessLayout;
+
+impl Layout for LosslessLayout {
+    const MARKS_SECTION_PLACES: bool = true;
+
+    fn paragraph(w: &mut Writer<'_, Self>, s: &str) {
+        // `""` is a quoted paragraph: it has a block of its own.
+        w.line(|_, out| write_paragraph(out, s));
+    }
+
+    /// `- **key**: #`: the section of this key comes later.
+    fn section_place(
+        w: &mut Writer<'_, Self>,
+        label: Label<'_>,
+        depth: usize,
+    ) -> Result<(), EncodeError> {
+        w.item(label, &Value::Null, Placement::Inline, None, depth)?;
+        w.out.pop();
+        w.out.extend_from_slice(b" #\n");
+        Ok(())
+    }
+
+    fn string(&self, out: &mut Vec<u8>, s: &str, context: Context) {
+        let place = match context {
+            Context::Cell => Place::Cell,
+            _ => Place::Value,
+        };
+        write_str(out, s, place);
+    }
+
+    fn list(&self, out: &mut Vec<u8>, items: &[Value], line_start: bool) {
+        write_list(out, items, line_start);
+    }
+
+    /// A table also needs every row's keys in the columns' order.
+    fn table_columns<'v>(&self, items: &'v [Value]) -> Option<Vec<&'v str>> {
+        schema::table_columns(items).filter(|columns| keeps_order(items, columns))
+    }
+
+    /// `-`: the row lacks this member (an empty cell is null).
+    fn missing_cell(&self, out: &mut Vec<u8>) {
+        out.push(b'-');
+    }
+
+    /// An h6's closing `#`s say how far below h6 it is.
+    fn heading_end(&self, out: &mut Vec<u8>, level: usize) {
+        if level > MAX_HEADING {
+            out.push(b' ');
+            out.resize(out.len() + level - MAX_HEADING, b'#');
+        }
+    }
+}
 
 /// Where a string is written, for the markers it must avoid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Place {
+enum Place {
     /// A table cell: `-` is a marker.
     Cell,
     /// A key's value or a top-level paragraph: `[]`, `{}`, `#` and a
@@ -37,7 +94,7 @@ pub(crate) enum Place {
 
 /// Whether `s`, written plainly at `place`, would read as something else.
 fn needs_quotes(s: &str, place: Place) -> bool {
-    let typed = !matches!(reading::scalar(s), Value::String(_));
+    let typed = !matches!(schema::scalar(s), Value::String(_));
     let quoted = s.len() >= 2 && s.starts_with('"') && s.ends_with('"');
     typed
         || quoted
@@ -50,7 +107,7 @@ fn needs_quotes(s: &str, place: Place) -> bool {
 
 /// Writes a string at `place`, quoted when it must be, commas escaped
 /// after a key.
-pub(crate) fn write_str(out: &mut Vec<u8>, s: &str, place: Place) {
+fn write_str(out: &mut Vec<u8>, s: &str, place: Place) {
     let start = out.len();
     let context = match place {
         Place::Cell => Context::Cell,
@@ -69,7 +126,7 @@ pub(crate) fn write_str(out: &mut Vec<u8>, s: &str, place: Place) {
 }
 
 /// Writes a top-level string paragraph.
-pub(crate) fn write_paragraph(out: &mut Vec<u8>, s: &str) {
+fn write_paragraph(out: &mut Vec<u8>, s: &str) {
     let start = out.len();
     if needs_quotes(s, Place::Value) {
         // A line that starts with `"` opens no block.
@@ -83,7 +140,7 @@ pub(crate) fn write_paragraph(out: &mut Vec<u8>, s: &str) {
 /// Writes an inline list: `\[x]` for one item, else the items joined by
 /// `, `, each quoted when it must be. `line_start` protects the start of a
 /// paragraph line.
-pub(crate) fn write_list(out: &mut Vec<u8>, items: &[Value], line_start: bool) {
+fn write_list(out: &mut Vec<u8>, items: &[Value], line_start: bool) {
     if let [item] = items {
         out.extend_from_slice(b"\\[");
         match item {
@@ -130,7 +187,7 @@ fn escape_commas(out: &mut Vec<u8>, start: usize) {
             % 2
             == 1;
         // An escape inside a bare URL would show in its link text (R12 of
-        // the escaping scheme): once a comma is escaped, no URL may
+        // `ESCAPING.md`): once a comma is escaped, no URL may
         // autolink, so its trigger is escaped too.
         if !escaped && (b == b',' || escape::url_trigger(&written, i)) {
             out.push(b'\\');
@@ -141,7 +198,7 @@ fn escape_commas(out: &mut Vec<u8>, start: usize) {
 
 /// Whether every row lists its keys in the order of `columns` (a row may
 /// lack some): only then does a table keep each row's key order.
-pub(crate) fn keeps_order(items: &[Value], columns: &[&str]) -> bool {
+fn keeps_order(items: &[Value], columns: &[&str]) -> bool {
     items.iter().all(|item| {
         let Some(map) = item.as_object() else {
             return false;

@@ -1,4 +1,4 @@
-//! The dense profile ([`Profile::Dense`](crate::Profile::Dense)): the rules
+//! The dense layout ([`Profile::Dense`](crate::Profile::Dense)): the rules
 //! of `SPEC.md`, plus denser tables and JSON where markdown costs more.
 //!
 //! What it adds (each rule is in `SPEC.md`, *Dense profile*):
@@ -22,15 +22,16 @@
 //!   tokens, compact JSON's count, against 556 fenced).
 //!
 //! The thresholds, and the measurements behind them, are the constants
-//! below. [`crate::read::dense`] reads all of it back.
+//! below. [`parse_dense`](crate::parse_dense) reads all of it back.
 
 use std::collections::HashMap;
 
 use codec_core::{EncodeError, Map, Value};
 
-use crate::escape::{self, Context};
-use crate::json;
-use crate::render::{elements, is_inline_list, members, Renderer};
+use super::escape::{self, Context};
+use super::json;
+use super::{Layout, Writer};
+use crate::schema::{elements, is_inline_list, members};
 
 /// A cell keeps a string with at most this many line breaks (as `&#10;`);
 /// a row with a longer one makes the array a list of sections, where the
@@ -47,13 +48,73 @@ const MAX_CELL_BREAKS: usize = 8;
 /// two line feeds, ```` ``` ````): 5 in o200k.
 const FENCE_TOKENS: usize = 5;
 
-/// A container that [`Renderer::markdown_or_json`] decided, as the one
-/// enclosing it sees it: where its output is in the enclosing scratch
-/// buffer, what that output and the container's JSON are estimated to
-/// cost (hundredths of a token), and which value it is (its address: it
-/// is compared, never followed).
+/// A keyed table needs at least this many rows. A map with one object
+/// member is better as its section: as a one-row table its columns would
+/// flatten everything below (keyed: the 500 flags under `flags` would be
+/// 2,000 columns of one row).
+const MIN_KEYED_ROWS: usize = 2;
+
+/// The dense layout: the default's hooks, except for the document and a
+/// section's body, which are markdown or JSON ([`markdown_or_json`]).
+#[derive(Debug)]
+pub(super) struct DenseLayout {
+    /// The sections decided so far inside the container being decided,
+    /// so it need not estimate them again.
+    decided: Vec<Decided>,
+    /// Keep the markdown whatever the estimate says: for the rule tests,
+    /// whose small inputs JSON would win. False outside them.
+    markdown_only: bool,
+}
+
+impl DenseLayout {
+    pub(super) fn new() -> DenseLayout {
+        DenseLayout {
+            decided: Vec::new(),
+            markdown_only: false,
+        }
+    }
+
+    /// The layout that never trades markdown for JSON.
+    #[cfg(test)]
+    fn markdown_only() -> DenseLayout {
+        DenseLayout {
+            decided: Vec::new(),
+            markdown_only: true,
+        }
+    }
+}
+
+impl Layout for DenseLayout {
+    /// A container is markdown, or its JSON (a paragraph, or a fenced
+    /// `json` block) when that is cheaper; a scalar as in the default.
+    fn document(w: &mut Writer<'_, Self>, value: &Value) -> Result<(), EncodeError> {
+        match value {
+            Value::Array(_) | Value::Object(_) => {
+                w.enter(1)?;
+                markdown_or_json(w, value, 1, 0, true)
+            }
+            _ => w.document(value),
+        }
+    }
+
+    /// Markdown, or a fenced `json` block when that is cheaper.
+    fn section_body(
+        w: &mut Writer<'_, Self>,
+        value: &Value,
+        level: usize,
+        depth: usize,
+    ) -> Result<(), EncodeError> {
+        markdown_or_json(w, value, level, depth, false)
+    }
+}
+
+/// A container that [`markdown_or_json`] decided, as the one enclosing it
+/// sees it: where its output is in the enclosing scratch buffer, what that
+/// output and the container's JSON are estimated to cost (hundredths of a
+/// token), and which value it is (its address: it is compared, never
+/// followed).
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Decided {
+struct Decided {
     start: usize,
     end: usize,
     cost: usize,
@@ -61,239 +122,214 @@ pub(crate) struct Decided {
     value: usize,
 }
 
-/// A keyed table needs at least this many rows. A map with one object
-/// member is better as its section: as a one-row table its columns would
-/// flatten everything below (keyed: the 500 flags under `flags` would be
-/// 2,000 columns of one row).
-const MIN_KEYED_ROWS: usize = 2;
+/// Writes `value` (a container at `depth`) as markdown into a scratch
+/// buffer, and keeps it or writes the JSON instead, whichever
+/// [`estimate_hundredths`] says is cheaper.
+///
+/// The sections inside decide first and report their ranges and costs
+/// ([`Decided`]), so this estimate reads only the markdown between them
+/// and the JSON around them (written without them): each byte of the
+/// input is estimated once, and written as JSON only where JSON is kept.
+/// Their markdown is copied once per enclosing section.
+fn markdown_or_json(
+    w: &mut Writer<'_, DenseLayout>,
+    value: &Value,
+    level: usize,
+    depth: usize,
+    top: bool,
+) -> Result<(), EncodeError> {
+    // The markdown goes to the (emptied) output buffer, then trades
+    // places with what was there; so do the sections decided inside.
+    let before = std::mem::take(w.out);
+    let outer = std::mem::take(&mut w.layout.decided);
+    let started = w.started;
+    let result = markdown(w, value, level, depth, top);
+    let markdown = std::mem::replace(w.out, before);
+    let mut inner = std::mem::replace(&mut w.layout.decided, outer);
+    result?;
 
-impl Renderer<'_> {
-    /// A top-level container: markdown, or its JSON (a paragraph, or a
-    /// fenced `json` block) when that is cheaper.
-    pub(crate) fn dense_document(&mut self, value: &Value) -> Result<(), EncodeError> {
-        self.enter(1)?;
-        self.markdown_or_json(value, 1, 0, true)
+    let mut markdown_cost = 0;
+    let mut at = 0;
+    for section in &inner {
+        markdown_cost += estimate_hundredths(&markdown[at..section.start]) + section.cost;
+        at = section.end;
     }
+    markdown_cost += estimate_hundredths(&markdown[at..]);
+    let mut skeleton = Vec::new();
+    inner.sort_unstable_by_key(|section| section.value);
+    let skip = |v: &Value| {
+        let address = std::ptr::from_ref(v) as usize;
+        inner
+            .binary_search_by_key(&address, |section| section.value)
+            .is_ok()
+    };
+    json::write_skipping(&mut skeleton, value, depth, w.max_depth, &skip)?;
+    let json_cost = estimate_hundredths(&skeleton)
+        + inner.iter().map(|section| section.json_cost).sum::<usize>();
 
-    /// The body of a section (after its heading): markdown, or a fenced
-    /// `json` block when that is cheaper.
-    pub(crate) fn dense_section_body(
-        &mut self,
-        value: &Value,
-        level: usize,
-        depth: usize,
-    ) -> Result<(), EncodeError> {
-        self.markdown_or_json(value, level, depth, false)
-    }
-
-    /// Writes `value` (a container at `depth`) as markdown into a scratch
-    /// buffer, and keeps it or writes the JSON instead, whichever
-    /// [`estimate_hundredths`] says is cheaper.
-    ///
-    /// The sections inside decide first and report their ranges and costs
-    /// ([`Decided`]), so this estimate reads only the markdown between them
-    /// and the JSON around them (written without them): each byte of the
-    /// input is estimated once, and written as JSON only where JSON is
-    /// kept. Their markdown is copied once per enclosing section.
-    fn markdown_or_json(
-        &mut self,
-        value: &Value,
-        level: usize,
-        depth: usize,
-        top: bool,
-    ) -> Result<(), EncodeError> {
-        // The markdown goes to the (emptied) output buffer, then trades
-        // places with what was there; so do the sections decided inside.
-        let before = std::mem::take(self.out);
-        let outer = std::mem::take(&mut self.decided);
-        let started = self.started;
-        let result = self.dense_markdown(value, level, depth, top);
-        let markdown = std::mem::replace(self.out, before);
-        let mut inner = std::mem::replace(&mut self.decided, outer);
-        result?;
-
-        let mut markdown_cost = 0;
-        let mut at = 0;
-        for section in &inner {
-            markdown_cost += estimate_hundredths(&markdown[at..section.start]) + section.cost;
-            at = section.end;
-        }
-        markdown_cost += estimate_hundredths(&markdown[at..]);
-        let mut skeleton = Vec::new();
-        inner.sort_unstable_by_key(|section| section.value);
-        let skip = |v: &Value| {
-            let address = std::ptr::from_ref(v) as usize;
-            inner
-                .binary_search_by_key(&address, |section| section.value)
-                .is_ok()
-        };
-        json::write_skipping(&mut skeleton, value, depth, self.max_depth, &skip)?;
-        let json_cost = estimate_hundredths(&skeleton)
-            + inner.iter().map(|section| section.json_cost).sum::<usize>();
-
-        let start = self.out.len();
-        // Markdown wins ties: it is the format the reader asked for.
-        let keep_markdown =
-            markdown_cost <= json_cost + 100 * FENCE_TOKENS || tests::markdown_only();
-        let cost = if keep_markdown {
-            self.out.extend_from_slice(&markdown);
-            markdown_cost
+    let start = w.out.len();
+    // Markdown wins ties: it is the format the reader asked for.
+    let keep_markdown = markdown_cost <= json_cost + 100 * FENCE_TOKENS || w.layout.markdown_only;
+    let cost = if keep_markdown {
+        w.out.extend_from_slice(&markdown);
+        markdown_cost
+    } else {
+        w.started = started;
+        w.block();
+        if top {
+            json_document(w, value, json_cost)?
         } else {
-            self.started = started;
-            self.block();
-            if top {
-                self.json_document(value, json_cost)?
+            json_fence(w, value, depth)?;
+            json_cost + 100 * FENCE_TOKENS
+        }
+    };
+    w.layout.decided.push(Decided {
+        start,
+        end: w.out.len(),
+        cost,
+        json_cost,
+        value: std::ptr::from_ref(value) as usize,
+    });
+    Ok(())
+}
+
+/// A fenced `json` block: the exact compact JSON of `value`.
+fn json_fence(
+    w: &mut Writer<'_, DenseLayout>,
+    value: &Value,
+    depth: usize,
+) -> Result<(), EncodeError> {
+    w.out.extend_from_slice(b"```json\n");
+    json::write(w.out, value, depth, w.max_depth)?;
+    w.out.extend_from_slice(b"\n```\n");
+    Ok(())
+}
+
+/// A document written as JSON: one paragraph that is its compact JSON,
+/// escaped as a paragraph line ([`write_json_paragraph`]), when the
+/// escapes cost no more than a fence would; else the fenced `json` block.
+/// With no escapes (nested-config has none) the paragraph is the compact
+/// JSON and a line feed: exactly compact JSON's tokens. Returns the
+/// estimated cost of what was written.
+fn json_document(
+    w: &mut Writer<'_, DenseLayout>,
+    value: &Value,
+    json_cost: usize,
+) -> Result<usize, EncodeError> {
+    let mut json = Vec::new();
+    json::write(&mut json, value, 0, w.max_depth)?;
+    let start = w.out.len();
+    if write_json_paragraph(w.out, &json) {
+        let paragraph = &w.out[start..w.out.len() - 1];
+        if paragraph == json.as_slice() {
+            return Ok(json_cost);
+        }
+        let paragraph_cost = estimate_hundredths(paragraph);
+        if paragraph_cost <= estimate_hundredths(&json) + 100 * FENCE_TOKENS {
+            return Ok(paragraph_cost);
+        }
+        w.out.truncate(start);
+    }
+    json_fence(w, value, 0)?;
+    Ok(json_cost + 100 * FENCE_TOKENS)
+}
+
+/// The markdown of a container: a dense table when it is one, else the
+/// default layout (whose sections decide again).
+fn markdown(
+    w: &mut Writer<'_, DenseLayout>,
+    value: &Value,
+    level: usize,
+    depth: usize,
+    top: bool,
+) -> Result<(), EncodeError> {
+    match value {
+        Value::Array(items) if top && items.is_empty() => {
+            w.line(|_, out| out.extend_from_slice(b"[]"));
+        }
+        Value::Object(map) if top && map.is_empty() => {
+            w.line(|_, out| out.extend_from_slice(b"{}"));
+        }
+        Value::Array(items) => {
+            if let Some(table) = DenseTable::of_array(items, depth + 1, w.max_depth)? {
+                dense_table(w, &table);
+            } else if top && is_inline_list(items) {
+                w.line(|layout, out| layout.list(out, items, true));
             } else {
-                self.json_fence(value, depth)?;
-                json_cost + 100 * FENCE_TOKENS
+                w.body(elements(items), None, level, depth)?;
             }
-        };
-        self.decided.push(Decided {
-            start,
-            end: self.out.len(),
-            cost,
-            json_cost,
-            value: std::ptr::from_ref(value) as usize,
-        });
-        Ok(())
+        }
+        Value::Object(map) => {
+            if let Some(table) = DenseTable::of_map(map, depth + 1, w.max_depth)? {
+                dense_table(w, &table);
+            } else {
+                w.body(members(map), Some(map), level, depth)?;
+            }
+        }
+        _ => {}
     }
+    Ok(())
+}
 
-    /// A fenced `json` block: the exact compact JSON of `value`.
-    fn json_fence(&mut self, value: &Value, depth: usize) -> Result<(), EncodeError> {
-        self.out.extend_from_slice(b"```json\n");
-        json::write(self.out, value, depth, self.max_depth)?;
-        self.out.extend_from_slice(b"\n```\n");
-        Ok(())
+/// A dense table: header and delimiter rows with outer pipes, body rows
+/// without.
+fn dense_table(w: &mut Writer<'_, DenseLayout>, table: &DenseTable<'_>) {
+    w.block();
+    let out = &mut *w.out;
+    out.push(b'|');
+    if table.keyed {
+        out.push(b'|');
     }
-
-    /// A document written as JSON: one paragraph that is its compact JSON,
-    /// escaped as a paragraph line ([`write_json_paragraph`]), when the
-    /// escapes cost no more than a fence would; else the fenced `json`
-    /// block. With no escapes (nested-config has none) the paragraph is
-    /// the compact JSON and a line feed: exactly compact JSON's tokens.
-    /// Returns the estimated cost of what was written.
-    fn json_document(&mut self, value: &Value, json_cost: usize) -> Result<usize, EncodeError> {
-        let mut json = Vec::new();
-        json::write(&mut json, value, 0, self.max_depth)?;
-        let start = self.out.len();
-        if write_json_paragraph(self.out, &json) {
-            let paragraph = &self.out[start..self.out.len() - 1];
-            if paragraph == json.as_slice() {
-                return Ok(json_cost);
+    for path in &table.columns {
+        for (i, key) in path.iter().enumerate() {
+            if i > 0 {
+                out.push(b'.');
             }
-            let paragraph_cost = estimate_hundredths(paragraph);
-            if paragraph_cost <= estimate_hundredths(&json) + 100 * FENCE_TOKENS {
-                return Ok(paragraph_cost);
-            }
-            self.out.truncate(start);
+            escape::write_str(out, key, Context::Path);
         }
-        self.json_fence(value, 0)?;
-        Ok(json_cost + 100 * FENCE_TOKENS)
+        out.push(b'|');
     }
-
-    /// The markdown of a container: a dense table when it is one, else the
-    /// default layout (whose sections decide again).
-    fn dense_markdown(
-        &mut self,
-        value: &Value,
-        level: usize,
-        depth: usize,
-        top: bool,
-    ) -> Result<(), EncodeError> {
-        match value {
-            Value::Array(items) if top && items.is_empty() => {
-                self.block();
-                self.out.extend_from_slice(b"[]\n");
-            }
-            Value::Object(map) if top && map.is_empty() => {
-                self.block();
-                self.out.extend_from_slice(b"{}\n");
-            }
-            Value::Array(items) => {
-                if let Some(table) = DenseTable::of_array(items, depth + 1, self.max_depth)? {
-                    self.dense_table(&table);
-                } else if top && is_inline_list(items) {
-                    self.block();
-                    escape::write_list(self.out, items, true);
-                    if self.out.last() == Some(&b' ') {
-                        self.out.pop();
-                    }
-                    self.out.push(b'\n');
-                } else {
-                    self.body(elements(items), None, level, depth)?;
-                }
-            }
-            Value::Object(map) => {
-                if let Some(table) = DenseTable::of_map(map, depth + 1, self.max_depth)? {
-                    self.dense_table(&table);
-                } else {
-                    self.body(members(map), Some(map), level, depth)?;
-                }
-            }
-            _ => {}
-        }
-        Ok(())
+    out.push(b'\n');
+    out.push(b'|');
+    for _ in 0..table.width() {
+        out.extend_from_slice(b"---|");
     }
-
-    /// A dense table: header and delimiter rows with outer pipes, body
-    /// rows without.
-    fn dense_table(&mut self, table: &DenseTable<'_>) {
-        self.block();
-        self.out.push(b'|');
-        if table.keyed {
-            self.out.push(b'|');
+    out.push(b'\n');
+    // A one-column table keeps its outer pipes: a line with no pipe at
+    // all reads as a row to some parsers only.
+    let outer = table.width() == 1;
+    let mut cells: Vec<Option<&Value>> = vec![None; table.columns.len()];
+    let mut path = Vec::new();
+    for &(key, map) in &table.rows {
+        table.cells(map, &mut path, &mut cells);
+        let start = out.len();
+        if outer {
+            out.push(b'|');
         }
-        for path in &table.columns {
-            for (i, key) in path.iter().enumerate() {
-                if i > 0 {
-                    self.out.push(b'.');
+        let mut first = true;
+        if let Some(key) = key {
+            escape::write_first_cell(out, key);
+            first = false;
+        }
+        for cell in &cells {
+            if !first {
+                // An empty first cell needs the leading pipe, else the
+                // row would start at the second cell.
+                if out.len() == start {
+                    out.push(b'|');
                 }
-                escape::write_str(self.out, key, Context::Path);
+                out.push(b'|');
             }
-            self.out.push(b'|');
+            if let Some(value) = cell {
+                // Cannot fail: the table checked the depth of its cells.
+                let _ = write_cell(out, value, first, w.max_depth);
+            }
+            first = false;
         }
-        self.out.push(b'\n');
-        self.out.push(b'|');
-        for _ in 0..table.width() {
-            self.out.extend_from_slice(b"---|");
+        if outer {
+            out.push(b'|');
         }
-        self.out.push(b'\n');
-        // A one-column table keeps its outer pipes: a line with no pipe at
-        // all reads as a row to some parsers only.
-        let outer = table.width() == 1;
-        let mut cells: Vec<Option<&Value>> = vec![None; table.columns.len()];
-        let mut path = Vec::new();
-        for &(key, map) in &table.rows {
-            table.cells(map, &mut path, &mut cells);
-            let start = self.out.len();
-            if outer {
-                self.out.push(b'|');
-            }
-            let mut first = true;
-            if let Some(key) = key {
-                escape::write_first_cell(self.out, key);
-                first = false;
-            }
-            for cell in &cells {
-                if !first {
-                    // An empty first cell needs the leading pipe, else the
-                    // row would start at the second cell.
-                    if self.out.len() == start {
-                        self.out.push(b'|');
-                    }
-                    self.out.push(b'|');
-                }
-                if let Some(value) = cell {
-                    // Cannot fail: the table checked the depth of its cells.
-                    let _ = write_cell(self.out, value, first, self.max_depth);
-                }
-                first = false;
-            }
-            if outer {
-                self.out.push(b'|');
-            }
-            self.out.push(b'\n');
-        }
+        out.push(b'\n');
     }
 }
 
@@ -302,10 +338,10 @@ impl Renderer<'_> {
 /// ([`escape::write_json_line`]), then a line feed. Returns false, writing
 /// nothing, when it cannot be one. That is an array whose first `[` would
 /// need a backslash, since `\[` starts a string's paragraph: one whose JSON
-/// holds `](` (the escaping's R6 escapes every `[` before it) or `]:` (the
-/// line could start with a link reference definition, `["x]: y"]`). Such
-/// an array keeps its fence.
-pub(crate) fn write_json_paragraph(out: &mut Vec<u8>, json: &[u8]) -> bool {
+/// holds `](` (R6 of `ESCAPING.md` escapes every `[` before it) or `]:`
+/// (the line could start with a link reference definition, `["x]: y"]`).
+/// Such an array keeps its fence.
+fn write_json_paragraph(out: &mut Vec<u8>, json: &[u8]) -> bool {
     let definition = json.first() == Some(&b'[') && json.windows(2).any(|w| w == b"]:");
     let Ok(json) = std::str::from_utf8(json) else {
         return false;
@@ -325,9 +361,11 @@ pub(crate) fn write_json_paragraph(out: &mut Vec<u8>, json: &[u8]) -> bool {
 
 /// The line the dense profile writes for `value` when the document is
 /// written as a JSON paragraph, or `None` when `value` cannot be one (not a
-/// container, too deep, or an array that keeps its fence). For tests: it
-/// lets them put any value through the paragraph's escaping, which the
-/// renderer takes only where it is cheap. Not part of the stable API.
+/// container, too deep, or an array that keeps its fence). For this
+/// crate's tests only (feature `testing`): it lets them put any value
+/// through the paragraph's escaping, which the renderer takes only where
+/// it is cheap. Not part of the API.
+#[cfg(feature = "testing")]
 #[doc(hidden)]
 pub fn dense_json_paragraph(value: &Value) -> Option<String> {
     let mut json = Vec::new();
@@ -657,43 +695,27 @@ const fn classes() -> [u8; 256] {
 
 static CLASS: [u8; 256] = classes();
 
-#[cfg(not(test))]
-mod tests {
-    /// Outside tests, the estimate always decides.
-    pub(super) fn markdown_only() -> bool {
-        false
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use std::cell::Cell;
-
     use codec_core::from_str;
 
     use super::*;
-    use crate::render::{render, Options};
+    use crate::write::{render, Options};
     use crate::Profile;
 
-    thread_local! {
-        /// Rule tests use small inputs, where JSON would win: they turn
-        /// the choice off.
-        static MARKDOWN_ONLY: Cell<bool> = const { Cell::new(false) };
-    }
-
-    pub(super) fn markdown_only() -> bool {
-        MARKDOWN_ONLY.get()
-    }
-
+    /// Rule tests use small inputs, where JSON would win: they turn the
+    /// choice off, except for the cases about it.
     fn dense(json: &str) -> String {
-        MARKDOWN_ONLY.set(!json.contains("idleTimeout"));
         let value = from_str(json).unwrap_or_else(|e| panic!("{json}: {e}"));
         let mut out = Vec::new();
-        let options = Options {
-            profile: Profile::Dense,
-            ..Options::default()
+        let layout = if json.contains("idleTimeout") {
+            DenseLayout::new()
+        } else {
+            DenseLayout::markdown_only()
         };
-        render(&value, &mut out, &options).unwrap();
+        Writer::new(&mut out, codec_core::DEFAULT_MAX_DEPTH, layout)
+            .write(&value)
+            .unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -793,7 +815,6 @@ mod tests {
         let options = Options {
             max_depth: 3,
             profile: Profile::Dense,
-            ..Options::default()
         };
         for (depth, ok) in [(3, true), (4, false)] {
             for objects in [false, true] {

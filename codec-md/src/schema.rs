@@ -1,0 +1,129 @@
+//! The rules of `SPEC.md` that the writer and the reader share: where each
+//! member of a value goes (on a list line, in a fence under it, or in a
+//! section of its own), when an array is a table or an inline list, and
+//! what a piece of text reads as.
+//!
+//! The writer ([`crate::write`]) lays a value out by these rules, the
+//! lossless layout quotes a string exactly when [`scalar`] would read it as
+//! something else, and [`normalize`](crate::normalize) predicts a reading
+//! from them; one definition of each, so the three cannot disagree. This
+//! module depends on nothing else in the crate.
+
+use std::collections::HashSet;
+
+use codec_core::{Map, Number, Value};
+
+/// Keys whose string values are code, written fenced even on one line.
+const CODE_KEYS: [&str; 9] = [
+    "diff",
+    "patch",
+    "code",
+    "snippet",
+    "source",
+    "stdout",
+    "stderr",
+    "traceback",
+    "stacktrace",
+];
+
+/// Where a member or array element goes in its container's body.
+pub(crate) enum Placement<'v> {
+    /// On a list line: a scalar, an inline list, `[]` or `{}`.
+    Inline,
+    /// On a list line, its string in a fenced block under it.
+    Fenced(&'v str),
+    /// A headed section after the list.
+    Section,
+}
+
+/// What names a member: an object key, or `[i]` for an array element.
+#[derive(Clone, Copy)]
+pub(crate) enum Label<'v> {
+    Key(&'v str),
+    Index(usize),
+}
+
+/// An object's members, labelled by key.
+pub(crate) fn members(map: &Map) -> impl Iterator<Item = (Label<'_>, &Value)> + Clone {
+    map.iter().map(|(k, v)| (Label::Key(k), v))
+}
+
+/// An array's elements, labelled `[i]`.
+pub(crate) fn elements(items: &[Value]) -> impl Iterator<Item = (Label<'_>, &Value)> + Clone {
+    items.iter().enumerate().map(|(i, v)| (Label::Index(i), v))
+}
+
+/// Where `value`, named `label`, goes in its container's body.
+pub(crate) fn placement<'v>(label: Label<'_>, value: &'v Value) -> Placement<'v> {
+    match value {
+        Value::String(s)
+            if (s.contains('\n') || matches!(label, Label::Key(key) if is_code_key(key)))
+                && fence_eligible(s) =>
+        {
+            Placement::Fenced(s)
+        }
+        Value::Array(items) if !items.is_empty() && !is_inline_list(items) => Placement::Section,
+        Value::Object(map) if !map.is_empty() => Placement::Section,
+        _ => Placement::Inline,
+    }
+}
+
+/// Whether `key` names code (`diff`, `stdout`, ...; any case).
+pub(crate) fn is_code_key(key: &str) -> bool {
+    CODE_KEYS.iter().any(|k| key.eq_ignore_ascii_case(k))
+}
+
+/// A fence cannot hold CR (parsers normalize line endings) or NUL.
+pub(crate) fn fence_eligible(s: &str) -> bool {
+    !s.bytes().any(|b| b == b'\r' || b == 0)
+}
+
+/// Whether an array is written inline, `a, b, c`: only scalars, and no
+/// string that holds the separator's comma or a line break.
+pub(crate) fn is_inline_list(items: &[Value]) -> bool {
+    items.iter().all(|item| match item {
+        Value::String(s) => !s.bytes().any(|b| b == b',' || b == b'\n'),
+        other => other.is_scalar(),
+    })
+}
+
+/// The columns of a table, when `items` is one: every element an object,
+/// every value a scalar with no line break, at least one column, and at
+/// most half the cells empty (a sparser table would make the output grow
+/// with the square of the input).
+pub(crate) fn table_columns(items: &[Value]) -> Option<Vec<&str>> {
+    let mut columns: Vec<&str> = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::new();
+    let mut present = 0usize;
+    for item in items {
+        let map = item.as_object()?;
+        for (i, (key, value)) in map.iter().enumerate() {
+            match value {
+                Value::Array(_) | Value::Object(_) => return None,
+                Value::String(s) if s.contains('\n') => return None,
+                _ => {}
+            }
+            present += 1;
+            // Rows usually repeat the columns in order: skip the hash then.
+            if columns.get(i) != Some(&key) && seen.insert(key) {
+                columns.push(key);
+            }
+        }
+    }
+    let cells = items.len().checked_mul(columns.len())?;
+    (!columns.is_empty() && cells <= present.saturating_mul(2)).then_some(columns)
+}
+
+/// A scalar from its decoded text: empty is null, `true`/`false` are
+/// bools, a JSON number is that number (its text kept), else a string.
+pub(crate) fn scalar(text: &str) -> Value {
+    match text {
+        "" => Value::Null,
+        "true" => Value::Bool(true),
+        "false" => Value::Bool(false),
+        _ => match Number::from_json_text(text) {
+            Some(n) => Value::Number(n),
+            None => Value::String(text.to_owned()),
+        },
+    }
+}

@@ -1,0 +1,462 @@
+//! The writer: lays a [`Value`] out as GFM blocks (tables, key lists,
+//! headed sections, fenced code) straight into the output buffer.
+//!
+//! One walk and one layout per profile, the way serde_json's `Formatter`
+//! makes output styles pluggable. [`Writer`] walks the value: the
+//! document, a container's body (a list of what fits on a line, then a
+//! section per nested container), list items, sections, tables, scalars.
+//! At each of those places it asks its [`Layout`], whose hooks default to
+//! `SPEC.md`'s rules; a profile's layout overrides only the hooks where it
+//! differs, and keeps its own state:
+//!
+//! - [`default`]: `SPEC.md`'s layout, every hook as the trait gives it;
+//! - [`lossless`]: the fewest markers that make the reading exact;
+//! - [`dense`]: denser tables, and JSON where markdown costs more.
+//!
+//! The walk is generic over the layout (no dynamic dispatch), and it
+//! touches the input value in few places: [`Writer::document`],
+//! [`Writer::container`], the entries that [`schema::members`] and
+//! [`schema::elements`] give [`Writer::body`], a table's rows and
+//! [`Writer::scalar`].
+//!
+//! Inline text goes through [`escape`] (the rules of `ESCAPING.md`), fenced
+//! code through [`fence`], the dense profile's JSON through [`json`].
+//! Blocks are separated by exactly one blank line, and no line ever begins
+//! with user text (except inside a fence), so no value can open, close or
+//! swallow a block.
+
+mod default;
+mod dense;
+mod escape;
+mod fence;
+mod json;
+mod lossless;
+
+#[cfg(feature = "testing")]
+pub use dense::dense_json_paragraph;
+
+use codec_core::{EncodeError, Map, Value};
+
+use self::default::DefaultLayout;
+use self::dense::DenseLayout;
+use self::escape::Context;
+use self::lossless::LosslessLayout;
+use crate::schema::{self, elements, members, placement, Label, Placement};
+use crate::Profile;
+
+/// Rendering options. Private: the builder is the public face.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Options {
+    /// Containers nested deeper than this are an error.
+    pub(crate) max_depth: usize,
+    /// The layout rules.
+    pub(crate) profile: Profile,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            max_depth: codec_core::DEFAULT_MAX_DEPTH,
+            profile: Profile::Default,
+        }
+    }
+}
+
+/// The deepest heading: sections nested further stay at h6.
+const MAX_HEADING: usize = 6;
+
+/// Appends the markdown of `value` to `out`.
+pub(crate) fn render(
+    value: &Value,
+    out: &mut Vec<u8>,
+    options: &Options,
+) -> Result<(), EncodeError> {
+    match options.profile {
+        Profile::Default => Writer::new(out, options.max_depth, DefaultLayout).write(value),
+        Profile::Lossless => Writer::new(out, options.max_depth, LosslessLayout).write(value),
+        Profile::Dense => Writer::new(out, options.max_depth, DenseLayout::new()).write(value),
+    }
+}
+
+/// What a profile writes at each place of the walk. Every hook has
+/// `SPEC.md`'s behaviour unless the layout overrides it.
+///
+/// Hooks that write blocks take the whole [`Writer`] (and may call back
+/// into the walk); hooks that write inline text take the layout and the
+/// buffer.
+trait Layout: Sized {
+    /// Whether an object's key list marks where each section's member
+    /// came, with [`Layout::section_place`], when a listed member follows
+    /// it. `SPEC.md` moves sections after the list and marks nothing.
+    const MARKS_SECTION_PLACES: bool = false;
+
+    /// The whole document: [`Writer::document`].
+    fn document(w: &mut Writer<'_, Self>, value: &Value) -> Result<(), EncodeError> {
+        w.document(value)
+    }
+
+    /// A section's body, after its heading: [`Writer::container`].
+    fn section_body(
+        w: &mut Writer<'_, Self>,
+        value: &Value,
+        level: usize,
+        depth: usize,
+    ) -> Result<(), EncodeError> {
+        w.container(value, level, depth)
+    }
+
+    /// A top-level string that is not fenced: its escaped paragraph line,
+    /// and no block at all for `""` (an empty document reads as null).
+    fn paragraph(w: &mut Writer<'_, Self>, s: &str) {
+        if !s.is_empty() {
+            w.line(|_, out| escape::write_paragraph(out, s));
+        }
+    }
+
+    /// The list line that marks a section's place in the key list, when
+    /// [`Layout::MARKS_SECTION_PLACES`]. `depth` is the member's.
+    fn section_place(
+        w: &mut Writer<'_, Self>,
+        label: Label<'_>,
+        depth: usize,
+    ) -> Result<(), EncodeError> {
+        let _ = (w, label, depth);
+        Ok(())
+    }
+
+    /// A string in a table cell or after a key.
+    fn string(&self, out: &mut Vec<u8>, s: &str, context: Context) {
+        escape::write_str(out, s, context);
+    }
+
+    /// Scalars as an inline list, `a, b, c`; `line_start` when the list
+    /// begins a paragraph line.
+    fn list(&self, out: &mut Vec<u8>, items: &[Value], line_start: bool) {
+        escape::write_list(out, items, line_start);
+    }
+
+    /// The columns of `items`, when they are written as a table.
+    fn table_columns<'v>(&self, items: &'v [Value]) -> Option<Vec<&'v str>> {
+        schema::table_columns(items)
+    }
+
+    /// The cell of a column that a row lacks: empty (it reads as null).
+    fn missing_cell(&self, out: &mut Vec<u8>) {
+        let _ = out;
+    }
+
+    /// After a heading's text, for a section at `level` (deeper than
+    /// [`MAX_HEADING`] once headings stop growing): nothing.
+    fn heading_end(&self, out: &mut Vec<u8>, level: usize) {
+        let _ = (out, level);
+    }
+}
+
+/// The walk over a value, writing into `out` as layout `L` says.
+struct Writer<'o, L> {
+    out: &'o mut Vec<u8>,
+    max_depth: usize,
+    /// Whether a block was written: the next one needs a blank line first.
+    started: bool,
+    layout: L,
+}
+
+impl<'o, L: Layout> Writer<'o, L> {
+    fn new(out: &'o mut Vec<u8>, max_depth: usize, layout: L) -> Writer<'o, L> {
+        Writer {
+            out,
+            max_depth,
+            started: false,
+            layout,
+        }
+    }
+
+    fn write(mut self, value: &Value) -> Result<(), EncodeError> {
+        L::document(&mut self, value)
+    }
+
+    /// `SPEC.md`'s document: a scalar or an inline list as a paragraph, a
+    /// multi-line string fenced, `[]` and `{}` as they are, a table, or a
+    /// container's body.
+    fn document(&mut self, value: &Value) -> Result<(), EncodeError> {
+        match value {
+            Value::Null => {}
+            Value::Bool(_) | Value::Number(_) => {
+                self.block();
+                self.scalar(value, Context::Value);
+                self.out.push(b'\n');
+            }
+            Value::String(s) if s.contains('\n') && schema::fence_eligible(s) => {
+                self.block();
+                fence::write(self.out, s, None, b"");
+            }
+            Value::String(s) => L::paragraph(self, s),
+            Value::Array(items) => {
+                self.enter(1)?;
+                if items.is_empty() {
+                    self.line(|_, out| out.extend_from_slice(b"[]"));
+                } else if let Some(columns) = self.layout.table_columns(items) {
+                    self.enter(2)?;
+                    self.table(items, &columns);
+                } else if schema::is_inline_list(items) {
+                    self.line(|layout, out| layout.list(out, items, true));
+                } else {
+                    self.body(elements(items), None, 1, 1)?;
+                }
+            }
+            Value::Object(map) => {
+                self.enter(1)?;
+                if map.is_empty() {
+                    self.line(|_, out| out.extend_from_slice(b"{}"));
+                } else {
+                    self.body(members(map), Some(map), 1, 1)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `SPEC.md`'s body of a container at `depth` under a heading: an
+    /// object's members, an array's table or its elements.
+    fn container(&mut self, value: &Value, level: usize, depth: usize) -> Result<(), EncodeError> {
+        match value {
+            Value::Object(map) => self.body(members(map), Some(map), level, depth),
+            Value::Array(items) => match self.layout.table_columns(items) {
+                Some(columns) => {
+                    self.enter(depth + 1)?;
+                    self.table(items, &columns);
+                    Ok(())
+                }
+                None => self.body(elements(items), None, level, depth),
+            },
+            _ => Ok(()),
+        }
+    }
+
+    /// Fails when a container at `depth` (1 for the top level) is too deep.
+    fn enter(&self, depth: usize) -> Result<(), EncodeError> {
+        if depth > self.max_depth {
+            return Err(EncodeError::DepthLimit {
+                limit: self.max_depth,
+            });
+        }
+        Ok(())
+    }
+
+    /// Starts a block: one blank line after the previous one.
+    fn block(&mut self) {
+        if self.started {
+            self.out.push(b'\n');
+        }
+        self.started = true;
+    }
+
+    /// A paragraph line: a new block, what `write` writes, and a line
+    /// feed. No trailing space: after the separator before an empty last
+    /// list item (parsers drop it anyway). A string never ends in a raw
+    /// space (its edge whitespace is written as references).
+    fn line(&mut self, write: impl FnOnce(&L, &mut Vec<u8>)) {
+        self.block();
+        write(&self.layout, self.out);
+        if self.out.last() == Some(&b' ') {
+            self.out.pop();
+        }
+        self.out.push(b'\n');
+    }
+
+    /// The body of a container at `depth`: first one list of everything
+    /// that fits on a line, then a section per nested container, each in
+    /// source order. Sections come last because a heading ends the list:
+    /// a list line after a section would read as part of that section.
+    fn body<'v, I>(
+        &mut self,
+        entries: I,
+        siblings: Option<&'v Map>,
+        level: usize,
+        depth: usize,
+    ) -> Result<(), EncodeError>
+    where
+        I: Iterator<Item = (Label<'v>, &'v Value)> + Clone,
+    {
+        let mut listed = false;
+        let mut sections = 0;
+        let last_listed = match siblings {
+            Some(_) if L::MARKS_SECTION_PLACES => entries
+                .clone()
+                .enumerate()
+                .filter(|(_, (label, value))| {
+                    !matches!(placement(*label, value), Placement::Section)
+                })
+                .map(|(i, _)| i)
+                .last(),
+            _ => None,
+        };
+        for (i, (label, value)) in entries.clone().enumerate() {
+            let placement = placement(label, value);
+            let is_section = matches!(placement, Placement::Section);
+            let marked = is_section && last_listed.is_some_and(|last| i < last);
+            if is_section {
+                sections += 1;
+            }
+            if is_section && !marked {
+                continue;
+            }
+            if !listed {
+                self.block();
+                listed = true;
+            }
+            if marked {
+                L::section_place(self, label, depth + 1)?;
+            } else {
+                self.item(label, value, placement, siblings, depth + 1)?;
+            }
+        }
+        if sections == 0 {
+            return Ok(());
+        }
+        for (label, value) in entries {
+            if matches!(placement(label, value), Placement::Section) {
+                self.section(label, value, level, depth + 1)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// One list line, `- **key**: value`, and its fence if it has one.
+    fn item(
+        &mut self,
+        label: Label<'_>,
+        value: &Value,
+        placement: Placement<'_>,
+        siblings: Option<&Map>,
+        depth: usize,
+    ) -> Result<(), EncodeError> {
+        self.out.extend_from_slice(b"- ");
+        match label {
+            // `****` is literal text, so an empty key is no key at all.
+            Label::Key("") => {}
+            Label::Key(key) => {
+                self.out.extend_from_slice(b"**");
+                escape::write_str(self.out, key, Context::Key);
+                self.out.extend_from_slice(b"**");
+            }
+            Label::Index(i) => self.index(i, true),
+        }
+        self.out.push(b':');
+        if let Placement::Fenced(s) = placement {
+            self.out.push(b'\n');
+            fence::write(self.out, s, fence::language(label, siblings), b"  ");
+            return Ok(());
+        }
+        self.out.push(b' ');
+        match value {
+            Value::Array(items) => {
+                self.enter(depth)?;
+                if items.is_empty() {
+                    self.out.extend_from_slice(b"[]");
+                } else {
+                    self.layout.list(self.out, items, false);
+                }
+            }
+            Value::Object(_) => {
+                self.enter(depth)?;
+                self.out.extend_from_slice(b"{}");
+            }
+            scalar => self.scalar(scalar, Context::Value),
+        }
+        // No trailing space: after an empty value, or after the separator
+        // before an empty last list item (parsers drop it anyway).
+        if self.out.last() == Some(&b' ') {
+            self.out.pop();
+        }
+        self.out.push(b'\n');
+        Ok(())
+    }
+
+    /// A heading and the container under it.
+    fn section(
+        &mut self,
+        label: Label<'_>,
+        value: &Value,
+        level: usize,
+        depth: usize,
+    ) -> Result<(), EncodeError> {
+        self.enter(depth)?;
+        self.block();
+        let hashes = level.min(MAX_HEADING);
+        self.out.resize(self.out.len() + hashes, b'#');
+        match label {
+            Label::Key("") => {}
+            Label::Key(key) => {
+                self.out.push(b' ');
+                escape::write_str(self.out, key, Context::Heading);
+            }
+            Label::Index(i) => {
+                self.out.push(b' ');
+                self.index(i, false);
+            }
+        }
+        self.layout.heading_end(self.out, level);
+        self.out.push(b'\n');
+        L::section_body(self, value, level + 1, depth)
+    }
+
+    /// `[i]`, bold on a list line.
+    fn index(&mut self, i: usize, bold: bool) {
+        if bold {
+            self.out.extend_from_slice(b"**");
+        }
+        self.out.push(b'[');
+        self.out
+            .extend_from_slice(itoa::Buffer::new().format(i).as_bytes());
+        self.out.push(b']');
+        if bold {
+            self.out.extend_from_slice(b"**");
+        }
+    }
+
+    /// A table: header, delimiter, one row per object, unpadded.
+    fn table(&mut self, rows: &[Value], columns: &[&str]) {
+        self.block();
+        self.out.push(b'|');
+        for column in columns {
+            escape::write_str(self.out, column, Context::Cell);
+            self.out.push(b'|');
+        }
+        self.out.push(b'\n');
+        self.out.push(b'|');
+        for _ in columns {
+            self.out.extend_from_slice(b"---|");
+        }
+        self.out.push(b'\n');
+        for row in rows {
+            let Value::Object(map) = row else { continue };
+            self.out.push(b'|');
+            for (i, column) in columns.iter().enumerate() {
+                // Rows usually list the columns in order: skip the hash.
+                let cell = match map.get_index(i) {
+                    Some((key, value)) if key == *column => Some(value),
+                    _ => map.get(column),
+                };
+                match cell {
+                    Some(cell) => self.scalar(cell, Context::Cell),
+                    None => self.layout.missing_cell(self.out),
+                }
+                self.out.push(b'|');
+            }
+            self.out.push(b'\n');
+        }
+    }
+
+    /// A scalar inline: a number's exact text, `true`/`false`, nothing for
+    /// null, a string as the layout writes it.
+    fn scalar(&mut self, value: &Value, context: Context) {
+        match value {
+            Value::Null | Value::Array(_) | Value::Object(_) => {}
+            Value::Bool(true) => self.out.extend_from_slice(b"true"),
+            Value::Bool(false) => self.out.extend_from_slice(b"false"),
+            Value::Number(n) => n.write_to(self.out),
+            Value::String(s) => self.layout.string(self.out, s, context),
+        }
+    }
+}
