@@ -44,6 +44,22 @@ pub const DATASETS: [Dataset; 8] = [
     ),
 ];
 
+/// The inputs of every parse figure (criterion's `parse` group, the
+/// `ratios` runner, `parse-mem`), as `(label, compact JSON)`: the eight
+/// datasets, then two small responses of 20 rows, one flat
+/// (`tabular-20`) and one nested (`nested-20`).
+pub fn parse_inputs() -> Vec<(&'static str, Vec<u8>)> {
+    let mut inputs: Vec<_> = DATASETS
+        .iter()
+        .map(|d| (d.name, d.compact_json()))
+        .collect();
+    for (label, name) in [("tabular-20", "tabular"), ("nested-20", "nested")] {
+        let dataset = dataset(name).expect("a dataset of DATASETS");
+        inputs.push((label, dataset.first_rows_json(20)));
+    }
+    inputs
+}
+
 /// The dataset called `name`.
 pub fn dataset(name: &str) -> Option<&'static Dataset> {
     DATASETS.iter().find(|d| d.name == name)
@@ -62,6 +78,31 @@ impl Dataset {
     pub fn compact_json(&self) -> Vec<u8> {
         codec_json::JsonCodec::new()
             .value_to_vec(&self.value())
+            .expect("codec-json writes any Value")
+    }
+
+    /// A small response cut from this dataset: the same data with its
+    /// top-level array (or map) cut to the first `rows` members, as compact
+    /// JSON. Per-response fixed costs dominate at this size, which the
+    /// whole datasets (50 KB to 500 KB) hide.
+    pub fn first_rows_json(&self, rows: usize) -> Vec<u8> {
+        let mut value = self.value();
+        if let codec_core::Value::Object(top) = &mut value {
+            let keys: Vec<String> = top.keys().map(str::to_owned).collect();
+            for key in keys {
+                match top.get_mut(&key) {
+                    Some(codec_core::Value::Array(items)) => items.truncate(rows),
+                    Some(codec_core::Value::Object(map)) if map.len() > rows => {
+                        let kept: codec_core::Map =
+                            std::mem::take(map).into_iter().take(rows).collect();
+                        *map = kept;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        codec_json::JsonCodec::new()
+            .value_to_vec(&value)
             .expect("codec-json writes any Value")
     }
 
