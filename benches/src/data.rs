@@ -46,18 +46,27 @@ pub const DATASETS: [Dataset; 8] = [
 
 /// The inputs of every parse figure (criterion's `parse` group, the
 /// `ratios` runner, `parse-mem`), as `(label, compact JSON)`: the eight
-/// datasets, then two small responses of 20 rows, one flat
-/// (`tabular-20`) and one nested (`nested-20`).
+/// datasets, then the [`SMALL_RESPONSES`].
 pub fn parse_inputs() -> Vec<(&'static str, Vec<u8>)> {
-    let mut inputs: Vec<_> = DATASETS
-        .iter()
-        .map(|d| (d.name, d.compact_json()))
-        .collect();
-    for (label, name) in [("tabular-20", "tabular"), ("nested-20", "nested")] {
-        let dataset = dataset(name).expect("a dataset of DATASETS");
-        inputs.push((label, dataset.first_rows_json(20)));
+    let labels = DATASETS.iter().map(|d| d.name);
+    let labels = labels.chain(SMALL_RESPONSES.iter().map(|(label, ..)| *label));
+    labels
+        .filter_map(|label| Some((label, parse_input(label)?)))
+        .collect()
+}
+
+/// Two small responses of 20 rows, one flat and one nested, as
+/// `(label, dataset, rows)`.
+pub const SMALL_RESPONSES: [(&str, &str, usize); 2] =
+    [("tabular-20", "tabular", 20), ("nested-20", "nested", 20)];
+
+/// The parse input labelled `label` (see [`parse_inputs`]).
+pub fn parse_input(label: &str) -> Option<Vec<u8>> {
+    if let Some(dataset) = dataset(label) {
+        return Some(dataset.compact_json());
     }
-    inputs
+    let (_, name, rows) = SMALL_RESPONSES.iter().find(|(l, ..)| *l == label)?;
+    Some(dataset(name)?.first_rows_json(*rows))
 }
 
 /// The dataset called `name`.

@@ -20,4 +20,4 @@ pub mod large;
 pub mod tokens;
 pub mod types;
 
-pub use data::{dataset, parse_inputs, Dataset, DATASETS};
+pub use data::{dataset, parse_input, parse_inputs, Dataset, DATASETS, SMALL_RESPONSES};

@@ -11,8 +11,9 @@
 //! would change `serde_json::Value` for the services that use this crate.
 
 use std::fmt;
+use std::sync::Arc;
 
-use crate::number::scan_number;
+use crate::map::{Entry, Key, KeyIndex, INDEX_ABOVE};
 use crate::{Map, Number, Value};
 
 /// The default maximum nesting depth of arrays and objects, the same as
@@ -204,28 +205,77 @@ pub fn from_slice_with(bytes: &[u8], options: &ParseOptions) -> Result<Value, Pa
     }
     Parser {
         bytes,
+        // One check of the whole input, usually far faster per byte than
+        // one per string; when it fails, each string is checked on its own
+        // so that the error is the same as it always was.
+        text: std::str::from_utf8(bytes).ok(),
         pos: 0,
         options,
+        values: Vec::new(),
+        members: Vec::new(),
+        keys: KeyCache::default(),
+        scratch: String::new(),
     }
     .parse()
 }
 
+/// An array or object still open.
 enum Frame {
-    Array(Vec<Value>),
-    Object {
-        map: Map,
-        key: String,
-        key_at: usize,
-    },
+    /// Its elements so far are `Parser::values[start..]`.
+    Array { start: usize },
+    Object(ObjectFrame),
+}
+
+/// An open object: its members so far are `Parser::members[start..]`, and
+/// `key` waits for its value.
+struct ObjectFrame {
+    start: usize,
+    key: PendingKey,
+    /// A one-word filter of the keys so far (a bit per key, chosen by its
+    /// hash): a key whose bit is clear is new without a search, which is
+    /// most keys of most objects.
+    seen: u64,
+    /// Past [`INDEX_ABOVE`] members, a hash index of them, which then
+    /// becomes the finished map's.
+    index: Option<KeyIndex>,
+}
+
+/// A key read, waiting for its value.
+struct PendingKey {
+    key: Key,
+    hash: u64,
+    /// Where the key starts, for a duplicate key's error.
+    at: usize,
+}
+
+/// Where the text of a string just read is.
+enum Text<'a> {
+    /// In the input: the string had no escapes.
+    Input(&'a str),
+    /// In `Parser::scratch`, unescaped.
+    Scratch,
 }
 
 struct Parser<'a> {
     bytes: &'a [u8],
+    /// The input as text, when all of it is UTF-8.
+    text: Option<&'a str>,
     pos: usize,
     options: &'a ParseOptions,
+    /// The elements of every open array, outermost first. An array that
+    /// closes moves its own into a `Vec` of exactly their number
+    /// (`split_off` copies them into an exact allocation), so no array of
+    /// the value has spare capacity, and this one buffer is reused by
+    /// every array of the input.
+    values: Vec<Value>,
+    /// The members of every open object, likewise.
+    members: Vec<Entry>,
+    keys: KeyCache,
+    /// The unescaped text of the last string that had escapes.
+    scratch: String,
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
     fn parse(&mut self) -> Result<Value, ParseError> {
         let mut stack: Vec<Frame> = Vec::new();
         'value: loop {
@@ -238,7 +288,9 @@ impl Parser<'_> {
                         self.pos += 1;
                         Value::Array(Vec::new())
                     } else {
-                        stack.push(Frame::Array(Vec::new()));
+                        stack.push(Frame::Array {
+                            start: self.values.len(),
+                        });
                         continue 'value;
                     }
                 }
@@ -249,16 +301,20 @@ impl Parser<'_> {
                         self.pos += 1;
                         Value::Object(Map::new())
                     } else {
-                        let (key, key_at) = self.key()?;
-                        stack.push(Frame::Object {
-                            map: Map::new(),
+                        let key = self.key()?;
+                        stack.push(Frame::Object(ObjectFrame {
+                            start: self.members.len(),
                             key,
-                            key_at,
-                        });
+                            seen: 0,
+                            index: None,
+                        }));
                         continue 'value;
                     }
                 }
-                Some(b'"') => Value::String(self.string()?),
+                Some(b'"') => Value::String(match self.string()? {
+                    Text::Input(text) => text.to_owned(),
+                    Text::Scratch => self.scratch.as_str().to_owned(),
+                }),
                 Some(b't') => self.literal("true", Value::Bool(true))?,
                 Some(b'f') => self.literal("false", Value::Bool(false))?,
                 Some(b'n') => self.literal("null", Value::Null)?,
@@ -276,8 +332,9 @@ impl Parser<'_> {
                         }
                         return Ok(value);
                     }
-                    Some(Frame::Array(items)) => {
-                        items.push(value);
+                    Some(Frame::Array { start }) => {
+                        let start = *start;
+                        self.values.push(value);
                         self.skip_ws();
                         match self.peek() {
                             Some(b',') => {
@@ -286,45 +343,29 @@ impl Parser<'_> {
                             }
                             Some(b']') => {
                                 self.pos += 1;
-                                let Some(Frame::Array(items)) = stack.pop() else {
-                                    unreachable!("the top frame is an array")
-                                };
-                                value = Value::Array(items);
+                                stack.pop();
+                                value = Value::Array(self.values.split_off(start));
                             }
                             _ => return Err(self.unexpected("`,` or `]`")),
                         }
                     }
-                    Some(Frame::Object { map, key, key_at }) => {
-                        let key = std::mem::take(key);
-                        if map.contains_key(&key) {
-                            if self.options.duplicate_keys == DuplicateKeys::Reject {
-                                let at = *key_at;
-                                return Err(self.error_at(at, ParseErrorKind::DuplicateKey { key }));
-                            }
-                            if let Some(slot) = map.get_mut(&key) {
-                                *slot = value;
-                            }
-                        } else {
-                            map.insert(key, value);
-                        }
+                    Some(Frame::Object(frame)) => {
+                        self.add_member(frame, value)?;
                         self.skip_ws();
                         match self.peek() {
                             Some(b',') => {
                                 self.pos += 1;
                                 self.skip_ws();
-                                let (next_key, next_at) = self.key()?;
-                                if let Some(Frame::Object { key, key_at, .. }) = stack.last_mut() {
-                                    *key = next_key;
-                                    *key_at = next_at;
-                                }
+                                frame.key = self.key()?;
                                 continue 'value;
                             }
                             Some(b'}') => {
                                 self.pos += 1;
-                                let Some(Frame::Object { map, .. }) = stack.pop() else {
+                                let Some(Frame::Object(frame)) = stack.pop() else {
                                     unreachable!("the top frame is an object")
                                 };
-                                value = Value::Object(map);
+                                let members = self.members.split_off(frame.start);
+                                value = Value::Object(Map::from_distinct(members, frame.index));
                             }
                             _ => return Err(self.unexpected("`,` or `}`")),
                         }
@@ -332,6 +373,38 @@ impl Parser<'_> {
                 }
             }
         }
+    }
+
+    /// Adds the frame's pending key with `value` to its members, or finds
+    /// that the key is already there and applies the duplicate policy.
+    fn add_member(&mut self, frame: &mut ObjectFrame, value: Value) -> Result<(), ParseError> {
+        let bit = 1u64 << (frame.key.hash >> 58);
+        let key = std::mem::replace(&mut frame.key.key, Key::Static(""));
+        let members = &self.members[frame.start..];
+        let (existing, index_hash) = match &frame.index {
+            Some(index) => {
+                let hash = index.hash(&key);
+                (index.find(members, &key, hash), hash)
+            }
+            None if frame.seen & bit == 0 => (None, 0),
+            None => (members.iter().position(|e| *e.key == *key), 0),
+        };
+        if let Some(i) = existing {
+            if self.options.duplicate_keys == DuplicateKeys::Reject {
+                let key = String::from(key);
+                return Err(self.error_at(frame.key.at, ParseErrorKind::DuplicateKey { key }));
+            }
+            self.members[frame.start + i].value = value;
+            return Ok(());
+        }
+        self.members.push(Entry { key, value });
+        let members = &self.members[frame.start..];
+        match &mut frame.index {
+            Some(index) => index.push(index_hash, members.len() - 1),
+            None if members.len() > INDEX_ABOVE => frame.index = Some(KeyIndex::build(members)),
+            None => frame.seen |= bit,
+        }
+        Ok(())
     }
 
     /// Steps into an array or object at `depth` open containers.
@@ -345,19 +418,22 @@ impl Parser<'_> {
         Ok(())
     }
 
-    /// Reads `"key"` then `:`; returns the key and where it started.
-    fn key(&mut self) -> Result<(String, usize), ParseError> {
+    /// Reads `"key"` then `:`.
+    fn key(&mut self) -> Result<PendingKey, ParseError> {
         if self.peek() != Some(b'"') {
             return Err(self.unexpected("a string key"));
         }
         let at = self.pos;
-        let key = self.string()?;
+        let (key, hash) = match self.string()? {
+            Text::Input(text) => self.keys.get(text),
+            Text::Scratch => self.keys.get(&self.scratch),
+        };
         self.skip_ws();
         if self.peek() != Some(b':') {
             return Err(self.unexpected("`:`"));
         }
         self.pos += 1;
-        Ok((key, at))
+        Ok(PendingKey { key, hash, at })
     }
 
     fn peek(&self) -> Option<u8> {
@@ -380,71 +456,126 @@ impl Parser<'_> {
         Ok(value)
     }
 
+    /// Reads a number: integers that fit 64 bits as integers, anything
+    /// else as its text, checked against the grammar in the same pass.
     fn number(&mut self) -> Result<Number, ParseError> {
-        let rest = &self.bytes[self.pos..];
-        let Some(len) = scan_number(rest) else {
-            // Point at the first byte that broke the grammar.
-            let good = rest
-                .iter()
-                .take_while(|b| matches!(b, b'-' | b'0'..=b'9' | b'.' | b'e' | b'E' | b'+'))
-                .count();
-            let at = self.pos + good.min(rest.len());
-            return Err(self.error_at(at, ParseErrorKind::InvalidNumber));
-        };
+        let bytes = self.bytes;
+        let start = self.pos;
+        let mut i = start;
+        let negative = bytes.get(i) == Some(&b'-');
+        if negative {
+            i += 1;
+        }
+        // The integer part's value, while it fits.
+        let mut magnitude: Option<u64> = Some(0);
+        match bytes.get(i) {
+            Some(b'0') => i += 1,
+            Some(b'1'..=b'9') => {
+                while let Some(&digit @ b'0'..=b'9') = bytes.get(i) {
+                    magnitude = magnitude
+                        .and_then(|m| m.checked_mul(10))
+                        .and_then(|m| m.checked_add(u64::from(digit - b'0')));
+                    i += 1;
+                }
+            }
+            _ => return Err(self.invalid_number()),
+        }
+        let mut is_integer = true;
+        if bytes.get(i) == Some(&b'.') {
+            is_integer = false;
+            i += 1;
+            let digits = i;
+            while matches!(bytes.get(i), Some(b'0'..=b'9')) {
+                i += 1;
+            }
+            if i == digits {
+                return Err(self.invalid_number());
+            }
+        }
+        if matches!(bytes.get(i), Some(b'e' | b'E')) {
+            is_integer = false;
+            i += 1;
+            if matches!(bytes.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            let digits = i;
+            while matches!(bytes.get(i), Some(b'0'..=b'9')) {
+                i += 1;
+            }
+            if i == digits {
+                return Err(self.invalid_number());
+            }
+        }
         // A digit right after a complete number is a leading zero (`01`).
-        if matches!(rest.get(len), Some(b'0'..=b'9')) {
-            return Err(self.error_at(self.pos + len, ParseErrorKind::InvalidNumber));
+        if matches!(bytes.get(i), Some(b'0'..=b'9')) {
+            return Err(self.error_at(i, ParseErrorKind::InvalidNumber));
+        }
+        self.pos = i;
+        match (is_integer, negative, magnitude) {
+            (true, false, Some(m)) => return Ok(Number::from(m)),
+            // `-0` is not the integer 0: it keeps its sign as text.
+            (true, true, Some(m @ 1..=0x8000_0000_0000_0000)) => {
+                return Ok(Number::from((m as i64).wrapping_neg()))
+            }
+            _ => {}
         }
         // The grammar only admits ASCII, so this cannot fail.
-        let text = std::str::from_utf8(&rest[..len]).unwrap_or_default();
-        self.pos += len;
-        Ok(Number::from_valid_text(text))
+        let text = std::str::from_utf8(&bytes[start..i]).unwrap_or_default();
+        Ok(Number::from_grammar_text(text))
     }
 
-    /// Reads a string starting at the opening quote.
-    fn string(&mut self) -> Result<String, ParseError> {
+    /// A number that breaks the grammar: the error points past the run of
+    /// characters numbers are made of.
+    fn invalid_number(&self) -> ParseError {
+        let rest = &self.bytes[self.pos..];
+        let good = rest
+            .iter()
+            .take_while(|b| matches!(b, b'-' | b'0'..=b'9' | b'.' | b'e' | b'E' | b'+'))
+            .count();
+        self.error_at(self.pos + good, ParseErrorKind::InvalidNumber)
+    }
+
+    /// Reads a string starting at its opening quote. The text is a slice of
+    /// the input when the string has no escapes (checked for UTF-8 once, as
+    /// a whole), or else unescaped into `self.scratch`.
+    fn string(&mut self) -> Result<Text<'a>, ParseError> {
         self.pos += 1;
         let start = self.pos;
-        // Fast path: no escapes, one UTF-8 check of the whole run.
-        loop {
-            match self.peek() {
-                Some(b'"') => {
-                    let text = self.utf8(start, self.pos)?.to_owned();
-                    self.pos += 1;
-                    return Ok(text);
-                }
-                Some(b'\\') => break,
-                Some(b) if b < 0x20 => return Err(self.control_character(b)),
-                Some(_) => self.pos += 1,
-                None => return Err(self.error(ParseErrorKind::Eof { expected: "`\"`" })),
-            }
-        }
-        let mut out = String::from(self.utf8(start, self.pos)?);
-        loop {
-            let run_start = self.pos;
-            while let Some(b) = self.peek() {
-                if b == b'"' || b == b'\\' || b < 0x20 {
-                    break;
-                }
+        self.pos = string_stop(self.bytes, start);
+        match self.peek() {
+            Some(b'"') => {
+                let text = self.utf8(start, self.pos)?;
                 self.pos += 1;
+                return Ok(Text::Input(text));
             }
-            out.push_str(self.utf8(run_start, self.pos)?);
+            Some(b'\\') => {}
+            Some(b) => return Err(self.control_character(b)),
+            None => return Err(self.error(ParseErrorKind::Eof { expected: "`\"`" })),
+        }
+        self.scratch.clear();
+        let mut run_start = start;
+        loop {
+            let run = self.utf8(run_start, self.pos)?;
+            self.scratch.push_str(run);
             match self.peek() {
                 Some(b'"') => {
                     self.pos += 1;
-                    return Ok(out);
+                    return Ok(Text::Scratch);
                 }
                 Some(b'\\') => {
                     self.pos += 1;
-                    self.escape(&mut out)?;
+                    self.escape()?;
                 }
                 Some(b) => return Err(self.control_character(b)),
                 None => return Err(self.error(ParseErrorKind::Eof { expected: "`\"`" })),
             }
+            run_start = self.pos;
+            self.pos = string_stop(self.bytes, run_start);
         }
     }
 
-    fn escape(&mut self, out: &mut String) -> Result<(), ParseError> {
+    /// Reads the escape after a backslash into `self.scratch`.
+    fn escape(&mut self) -> Result<(), ParseError> {
         let c = match self.peek() {
             Some(b'"') => '"',
             Some(b'\\') => '\\',
@@ -477,7 +608,7 @@ impl Parser<'_> {
                     _ => char::from_u32(u32::from(high)),
                 };
                 let c = c.ok_or_else(|| self.error_at(at, ParseErrorKind::LoneSurrogate))?;
-                out.push(c);
+                self.scratch.push(c);
                 return Ok(());
             }
             None => {
@@ -488,7 +619,7 @@ impl Parser<'_> {
             Some(_) => return Err(self.error_at(self.pos - 1, ParseErrorKind::InvalidEscape)),
         };
         self.pos += 1;
-        out.push(c);
+        self.scratch.push(c);
         Ok(())
     }
 
@@ -512,8 +643,14 @@ impl Parser<'_> {
         Ok(v)
     }
 
-    fn utf8(&self, start: usize, end: usize) -> Result<&str, ParseError> {
-        std::str::from_utf8(&self.bytes[start..end])
+    /// The text of `bytes[start..end]`, a run of string content between
+    /// ASCII delimiters.
+    fn utf8(&self, start: usize, end: usize) -> Result<&'a str, ParseError> {
+        if let Some(text) = self.text.and_then(|text| text.get(start..end)) {
+            return Ok(text);
+        }
+        let bytes: &'a [u8] = self.bytes;
+        std::str::from_utf8(&bytes[start..end])
             .map_err(|e| self.error_at(start + e.valid_up_to(), ParseErrorKind::InvalidUtf8))
     }
 
@@ -576,4 +713,99 @@ impl fmt::Debug for Parser<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Parser").field("pos", &self.pos).finish()
     }
+}
+
+/// The position of the first byte at or after `from` that ends a run of
+/// plain string text: `"`, `\\`, a control character (below U+0020), or
+/// the end of the input.
+///
+/// Eight bytes at a time (SWAR): each test below flags the bytes of a word
+/// that match, exactly up to the first match (a borrow may flag bytes after
+/// it, never before), so the lowest flag of the three is the first stop.
+/// Measured on the datasets' strings (mostly 5 to 40 bytes): ~2x faster
+/// than a byte loop.
+fn string_stop(bytes: &[u8], from: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut i = from;
+    while let Some(word) = bytes.get(i..i + 8) {
+        let Ok(word) = <[u8; 8]>::try_from(word) else {
+            break;
+        };
+        let w = u64::from_le_bytes(word);
+        let quote = w ^ (ONES * u64::from(b'"'));
+        let backslash = w ^ (ONES * u64::from(b'\\'));
+        let stops = (quote.wrapping_sub(ONES) & !quote)
+            | (backslash.wrapping_sub(ONES) & !backslash)
+            | (w.wrapping_sub(ONES * 0x20) & !w);
+        let stops = stops & HIGHS;
+        if stops != 0 {
+            return i + (stops.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while let Some(&b) = bytes.get(i) {
+        if b == b'"' || b == b'\\' || b < 0x20 {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
+/// The recent keys of one input, so that equal keys share one allocation
+/// (each record of an array repeats its keys): a direct-mapped table of
+/// [`KEY_SLOTS`] keys, chosen by a hash of the text. A miss allocates and
+/// takes the slot; nothing is ever searched.
+/// On the stack (1 KB): a heap table cost an allocation per parse, which
+/// showed on small inputs.
+struct KeyCache {
+    slots: [Option<Arc<str>>; KEY_SLOTS],
+}
+
+const KEY_SLOTS: usize = 64;
+
+impl Default for KeyCache {
+    fn default() -> KeyCache {
+        KeyCache {
+            slots: [const { None }; KEY_SLOTS],
+        }
+    }
+}
+
+impl KeyCache {
+    /// The key for `text`, and the hash of `text`.
+    fn get(&mut self, text: &str) -> (Key, u64) {
+        let hash = key_hash(text.as_bytes());
+        let slot = &mut self.slots[(hash >> 58) as usize % KEY_SLOTS];
+        if let Some(key) = slot {
+            if **key == *text {
+                return (Key::Shared(Arc::clone(key)), hash);
+            }
+        }
+        let key: Arc<str> = Arc::from(text);
+        *slot = Some(Arc::clone(&key));
+        (Key::Shared(key), hash)
+    }
+}
+
+/// A fast hash of a key's text (FxHash's rotate, xor and multiply, over
+/// 8-byte words), for the key cache and an object's seen-keys filter, where
+/// collisions only cost a miss or a search. Hash tables of untrusted keys
+/// use SipHash ([`KeyIndex`]).
+fn key_hash(bytes: &[u8]) -> u64 {
+    const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+    let mut hash = bytes.len() as u64;
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        let word = <[u8; 8]>::try_from(word).map_or(0, u64::from_le_bytes);
+        hash = (hash.rotate_left(5) ^ word).wrapping_mul(SEED);
+    }
+    let rest = words.remainder();
+    if !rest.is_empty() {
+        let mut word = [0; 8];
+        word[..rest.len()].copy_from_slice(rest);
+        hash = (hash.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(SEED);
+    }
+    hash
 }
