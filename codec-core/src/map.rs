@@ -1,11 +1,22 @@
 //! [`Map`]: an object's members in insertion order.
 //!
-//! The members are one vector of (key, value) entries. Most objects are
-//! small (a record of a few fields), and for them a linear search over the
-//! keys is faster than hashing one, so only maps of more than
-//! [`INDEX_ABOVE`] members carry a hash index (positions in the vector,
-//! keyed by the text of the key), kept boxed so that every map, indexed or
-//! not, takes 24 bytes and a [`Value`] 32.
+//! Three representations behind one API, each for where maps come from:
+//!
+//! - **Small**: one vector of (key, value) entries, searched linearly. Most
+//!   objects are small (a record of a few fields), and for them comparing
+//!   the key with each key in turn is faster than hashing it. Maps built
+//!   with [`Map::insert`] and by [`crate::to_value`] start here.
+//! - **Indexed**: the same entries with a hash index of positions, for maps
+//!   of more than [`INDEX_ABOVE`] members.
+//! - **Shaped**: what the parser makes. Objects with the same keys in the
+//!   same order (the records of an array, the `customer` of every order)
+//!   share one [`Shape`], their key list; each map holds only its values.
+//!   A member then costs a `Value` (32 bytes) instead of an entry (56), and
+//!   the parser matches keys against the shape instead of storing, hashing
+//!   and de-duplicating each. Changing a shaped map's keys (inserting a new
+//!   key, removing, sorting) first turns it into a small or indexed map.
+//!
+//! Every representation takes 24 bytes, so a [`Value`] takes 32.
 
 use std::fmt;
 use std::hash::{BuildHasher, RandomState};
@@ -20,19 +31,14 @@ use crate::Value;
 /// a key by comparing it with each key in turn.
 pub(crate) const INDEX_ABOVE: usize = 16;
 
-/// A member's key.
-///
-/// - Struct field names are `&'static str`: keeping them borrowed saves an
-///   allocation per field of every serialized struct (measured: about a
-///   fifth of `to_value`'s time on flat records).
-/// - The parser shares one allocation among the equal keys of an input
-///   (every record of an array repeats the same keys).
-/// - Keys inserted by a caller are boxed, as they come.
+/// A member's key. Struct field names are `&'static str`: keeping them
+/// borrowed saves an allocation per field of every serialized struct
+/// (measured: about a fifth of `to_value`'s time on flat records). Parsed
+/// objects with the same keys share them through a [`Shape`] instead.
 #[derive(Clone)]
 pub(crate) enum Key {
     Static(&'static str),
     Boxed(Box<str>),
-    Shared(Arc<str>),
 }
 
 impl Deref for Key {
@@ -43,7 +49,6 @@ impl Deref for Key {
         match self {
             Key::Static(s) => s,
             Key::Boxed(s) => s,
-            Key::Shared(s) => s,
         }
     }
 }
@@ -59,7 +64,6 @@ impl From<Key> for String {
         match key {
             Key::Boxed(s) => s.into_string(),
             Key::Static(s) => s.to_owned(),
-            Key::Shared(s) => (*s).to_owned(),
         }
     }
 }
@@ -78,10 +82,10 @@ impl Entry {
     }
 }
 
-/// A hash index over a slice of entries with distinct keys: each key's
-/// position. The slice is passed to every call (the index does not own
-/// it), so the parser can index the members of an open object on its
-/// scratch stack and hand the index to the finished [`Map`].
+/// A hash index of distinct keys: each key's position. The keys are not
+/// in the index: the caller checks a candidate position (`is_key`), so the
+/// parser can index the keys of an open object on its scratch stack and
+/// hand the index to the finished map's shape.
 #[derive(Clone)]
 pub(crate) struct KeyIndex {
     table: HashTable<Slot>,
@@ -100,14 +104,14 @@ struct Slot {
 }
 
 impl KeyIndex {
-    /// An index of `entries`, whose keys must be distinct.
-    pub(crate) fn build(entries: &[Entry]) -> KeyIndex {
+    /// An index of `keys`, which must be distinct.
+    pub(crate) fn build<'k>(keys: impl ExactSizeIterator<Item = &'k str>) -> KeyIndex {
         let mut index = KeyIndex {
-            table: HashTable::with_capacity(entries.len()),
+            table: HashTable::with_capacity(keys.len()),
             hasher: RandomState::new(),
         };
-        for (at, entry) in entries.iter().enumerate() {
-            let hash = index.hash(entry.key());
+        for (at, key) in keys.enumerate() {
+            let hash = index.hash(key);
             index.push(hash, at);
         }
         index
@@ -119,12 +123,10 @@ impl KeyIndex {
         self.hasher.hash_one(key)
     }
 
-    /// The position in `entries` of `key`, whose hash is `hash`.
-    pub(crate) fn find(&self, entries: &[Entry], key: &str, hash: u64) -> Option<usize> {
+    /// The position of the key whose hash is `hash`, confirmed by `is_key`.
+    pub(crate) fn find(&self, hash: u64, mut is_key: impl FnMut(usize) -> bool) -> Option<usize> {
         self.table
-            .find(hash, |slot| {
-                slot.hash == hash && entries.get(slot.at).is_some_and(|e| e.key() == key)
-            })
+            .find(hash, |slot| slot.hash == hash && is_key(slot.at))
             .map(|slot| slot.at)
     }
 
@@ -135,19 +137,64 @@ impl KeyIndex {
             .insert_unique(hash, Slot { hash, at }, |slot| slot.hash);
     }
 
-    /// Forgets `entries[i]` before it is removed from `entries`: the
-    /// positions after it move down by one.
-    fn remove(&mut self, entries: &[Entry], i: usize) {
-        let Some(entry) = entries.get(i) else { return };
-        let hash = self.hash(entry.key());
-        if let Ok(found) = self.table.find_entry(hash, |slot| slot.at == i) {
+    /// Forgets the key at position `at`, whose hash is `hash`: the positions
+    /// after it move down by one.
+    fn remove(&mut self, hash: u64, at: usize) {
+        if let Ok(found) = self.table.find_entry(hash, |slot| slot.at == at) {
             found.remove();
         }
         for slot in self.table.iter_mut() {
-            if slot.at > i {
+            if slot.at > at {
                 slot.at -= 1;
             }
         }
+    }
+}
+
+/// The keys of shaped maps: distinct, in order, shared by every parsed
+/// object that has exactly these keys in this order.
+#[derive(Debug)]
+pub(crate) struct Shape {
+    keys: Box<[Key]>,
+    /// Past [`INDEX_ABOVE`] keys, a hash index of them.
+    index: Option<KeyIndex>,
+}
+
+impl Shape {
+    /// The shape of `keys`, which must be distinct, with `index` over them
+    /// when the caller built one.
+    pub(crate) fn new(keys: Vec<Key>, index: Option<KeyIndex>) -> Shape {
+        let index = match index {
+            None if keys.len() > INDEX_ABOVE => Some(KeyIndex::build(keys.iter().map(|k| &**k))),
+            index => index,
+        };
+        Shape {
+            keys: keys.into_boxed_slice(),
+            index,
+        }
+    }
+
+    /// The keys, in order.
+    #[inline]
+    pub(crate) fn keys(&self) -> &[Key] {
+        &self.keys
+    }
+
+    fn find(&self, key: &str) -> Option<usize> {
+        match &self.index {
+            None => self.keys.iter().position(|k| **k == *key),
+            Some(index) => index.find(index.hash(key), |at| {
+                self.keys.get(at).is_some_and(|k| **k == *key)
+            }),
+        }
+    }
+}
+
+impl fmt::Debug for KeyIndex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("KeyIndex")
+            .field("len", &self.table.len())
+            .finish()
     }
 }
 
@@ -158,7 +205,7 @@ impl KeyIndex {
 /// members in this order. Keys are distinct. Finding a key is a linear
 /// search in small maps and a hash lookup in large ones; the
 /// representation is private.
-#[derive(Clone)]
+#[derive(Clone, Default)]
 pub struct Map {
     repr: Repr,
 }
@@ -167,6 +214,8 @@ pub struct Map {
 enum Repr {
     Small(Vec<Entry>),
     Indexed(Box<Indexed>),
+    /// One value per key of the shape, in its order.
+    Shaped(Arc<Shape>, Box<[Value]>),
 }
 
 #[derive(Clone)]
@@ -175,18 +224,28 @@ struct Indexed {
     index: KeyIndex,
 }
 
-impl Default for Map {
-    fn default() -> Map {
-        Map {
-            repr: Repr::Small(Vec::new()),
-        }
+/// The entries of a map that owns its keys.
+enum Owned<'a> {
+    Small(&'a mut Vec<Entry>),
+    Indexed(&'a mut Indexed),
+}
+
+impl Default for Repr {
+    fn default() -> Repr {
+        Repr::Small(Vec::new())
     }
 }
 
 /// An iterator over a [`Map`]'s members, in order.
 #[derive(Clone, Debug)]
 pub struct Iter<'a> {
-    inner: std::slice::Iter<'a, Entry>,
+    inner: IterRepr<'a>,
+}
+
+#[derive(Clone, Debug)]
+enum IterRepr<'a> {
+    Entries(std::slice::Iter<'a, Entry>),
+    Shaped(std::slice::Iter<'a, Key>, std::slice::Iter<'a, Value>),
 }
 
 impl<'a> Iterator for Iter<'a> {
@@ -194,17 +253,27 @@ impl<'a> Iterator for Iter<'a> {
 
     #[inline]
     fn next(&mut self) -> Option<(&'a str, &'a Value)> {
-        self.inner.next().map(|e| (e.key(), &e.value))
+        match &mut self.inner {
+            IterRepr::Entries(entries) => entries.next().map(|e| (e.key(), &e.value)),
+            IterRepr::Shaped(keys, values) => Some((keys.next()?, values.next()?)),
+        }
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        self.inner.size_hint()
+        let len = match &self.inner {
+            IterRepr::Entries(entries) => entries.len(),
+            IterRepr::Shaped(_, values) => values.len(),
+        };
+        (len, Some(len))
     }
 }
 
 impl DoubleEndedIterator for Iter<'_> {
     fn next_back(&mut self) -> Option<Self::Item> {
-        self.inner.next_back().map(|e| (e.key(), &e.value))
+        match &mut self.inner {
+            IterRepr::Entries(entries) => entries.next_back().map(|e| (e.key(), &e.value)),
+            IterRepr::Shaped(keys, values) => Some((keys.next_back()?, values.next_back()?)),
+        }
     }
 }
 
@@ -213,26 +282,69 @@ impl ExactSizeIterator for Iter<'_> {}
 /// An iterator over a [`Map`]'s members, by value, in order.
 #[derive(Debug)]
 pub struct IntoIter {
-    inner: std::vec::IntoIter<Entry>,
+    inner: IntoIterRepr,
+}
+
+#[derive(Debug)]
+enum IntoIterRepr {
+    Entries(std::vec::IntoIter<Entry>),
+    /// The keys at `keys` of the shape, with the values left.
+    Shaped {
+        shape: Arc<Shape>,
+        keys: std::ops::Range<usize>,
+        values: std::vec::IntoIter<Value>,
+    },
+}
+
+impl IntoIterRepr {
+    fn shaped_key(shape: &Shape, at: Option<usize>) -> Option<String> {
+        shape.keys().get(at?).map(|k| (**k).to_owned())
+    }
 }
 
 impl Iterator for IntoIter {
     type Item = (String, Value);
 
     fn next(&mut self) -> Option<(String, Value)> {
-        self.inner.next().map(|e| (String::from(e.key), e.value))
+        match &mut self.inner {
+            IntoIterRepr::Entries(entries) => {
+                entries.next().map(|e| (String::from(e.key), e.value))
+            }
+            IntoIterRepr::Shaped {
+                shape,
+                keys,
+                values,
+            } => Some((
+                IntoIterRepr::shaped_key(shape, keys.next())?,
+                values.next()?,
+            )),
+        }
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        self.inner.size_hint()
+        let len = match &self.inner {
+            IntoIterRepr::Entries(entries) => entries.len(),
+            IntoIterRepr::Shaped { values, .. } => values.len(),
+        };
+        (len, Some(len))
     }
 }
 
 impl DoubleEndedIterator for IntoIter {
     fn next_back(&mut self) -> Option<Self::Item> {
-        self.inner
-            .next_back()
-            .map(|e| (String::from(e.key), e.value))
+        match &mut self.inner {
+            IntoIterRepr::Entries(entries) => {
+                entries.next_back().map(|e| (String::from(e.key), e.value))
+            }
+            IntoIterRepr::Shaped {
+                shape,
+                keys,
+                values,
+            } => Some((
+                IntoIterRepr::shaped_key(shape, keys.next_back())?,
+                values.next_back()?,
+            )),
+        }
     }
 }
 
@@ -251,35 +363,38 @@ impl Map {
         }
     }
 
-    /// A map of `entries`, whose keys must be distinct, with `index` over
-    /// them when the caller built one.
-    pub(crate) fn from_distinct(entries: Vec<Entry>, index: Option<KeyIndex>) -> Map {
-        let repr = match index {
-            Some(index) => Repr::Indexed(Box::new(Indexed { entries, index })),
-            None if entries.len() > INDEX_ABOVE => {
-                let index = KeyIndex::build(&entries);
-                Repr::Indexed(Box::new(Indexed { entries, index }))
-            }
-            None => Repr::Small(entries),
+    /// A map of `entries`, whose keys must be distinct.
+    fn from_distinct(entries: Vec<Entry>) -> Map {
+        let repr = if entries.len() > INDEX_ABOVE {
+            let index = KeyIndex::build(entries.iter().map(Entry::key));
+            Repr::Indexed(Box::new(Indexed { entries, index }))
+        } else {
+            Repr::Small(entries)
         };
         Map { repr }
     }
 
-    #[inline]
-    fn entries(&self) -> &[Entry] {
-        match &self.repr {
-            Repr::Small(entries) => entries,
-            Repr::Indexed(indexed) => &indexed.entries,
+    /// A map of `members`, whose keys must be distinct, with `index`, when
+    /// given, of the keys.
+    pub(crate) fn from_parts(
+        members: impl ExactSizeIterator<Item = (Key, Value)>,
+        index: Option<KeyIndex>,
+    ) -> Map {
+        let mut entries = Vec::with_capacity(members.len());
+        entries.extend(members.map(|(key, value)| Entry { key, value }));
+        match index {
+            Some(index) => Map {
+                repr: Repr::Indexed(Box::new(Indexed { entries, index })),
+            },
+            None => Map::from_distinct(entries),
         }
     }
 
-    /// The entries, to change values in place (never keys: the index
-    /// depends on them).
-    #[inline]
-    fn entries_mut(&mut self) -> &mut [Entry] {
-        match &mut self.repr {
-            Repr::Small(entries) => entries,
-            Repr::Indexed(indexed) => &mut indexed.entries,
+    /// A map of `shape`'s keys with `values`, one per key.
+    pub(crate) fn shaped(shape: Arc<Shape>, values: Box<[Value]>) -> Map {
+        debug_assert_eq!(shape.keys().len(), values.len());
+        Map {
+            repr: Repr::Shaped(shape, values),
         }
     }
 
@@ -290,28 +405,74 @@ impl Map {
             Repr::Small(entries) => entries.iter().position(|e| e.key() == key),
             Repr::Indexed(indexed) => {
                 let hash = indexed.index.hash(key);
-                indexed.index.find(&indexed.entries, key, hash)
+                indexed.index.find(hash, |at| {
+                    indexed.entries.get(at).is_some_and(|e| e.key() == key)
+                })
             }
+            Repr::Shaped(shape, _) => shape.find(key),
+        }
+    }
+
+    /// The value at position `at`, mutably.
+    fn value_mut(&mut self, at: usize) -> Option<&mut Value> {
+        match &mut self.repr {
+            Repr::Small(entries) => entries.get_mut(at).map(|e| &mut e.value),
+            Repr::Indexed(indexed) => indexed.entries.get_mut(at).map(|e| &mut e.value),
+            Repr::Shaped(_, values) => values.get_mut(at),
+        }
+    }
+
+    /// The entries, to change keys: a shaped map first gets its own copy
+    /// of its shape's keys.
+    fn owned(&mut self) -> Owned<'_> {
+        if let Repr::Shaped(shape, values) = &mut self.repr {
+            let values = std::mem::take(values);
+            let entries = shape
+                .keys()
+                .iter()
+                .zip(values)
+                .map(|(key, value)| Entry {
+                    key: key.clone(),
+                    value,
+                })
+                .collect();
+            *self = Map::from_distinct(entries);
+        }
+        match &mut self.repr {
+            Repr::Small(entries) => Owned::Small(entries),
+            Repr::Indexed(indexed) => Owned::Indexed(indexed),
+            Repr::Shaped(..) => unreachable!("a shaped map was just given its own keys"),
         }
     }
 
     fn insert_key(&mut self, key: Key, value: Value) -> Option<Value> {
-        match &mut self.repr {
-            Repr::Small(entries) => {
-                if let Some(entry) = entries.iter_mut().find(|e| *e.key == *key) {
-                    return Some(std::mem::replace(&mut entry.value, value));
-                }
+        if let Repr::Indexed(indexed) = &mut self.repr {
+            // One hash for the search and the insertion.
+            let hash = indexed.index.hash(&key);
+            let entries = &mut indexed.entries;
+            if let Some(at) = indexed
+                .index
+                .find(hash, |at| entries.get(at).is_some_and(|e| *e.key == *key))
+            {
+                return Some(std::mem::replace(&mut entries[at].value, value));
+            }
+            indexed.index.push(hash, entries.len());
+            entries.push(Entry { key, value });
+            return None;
+        }
+        if let Some(slot) = self.find(&key).and_then(|at| self.value_mut(at)) {
+            return Some(std::mem::replace(slot, value));
+        }
+        match self.owned() {
+            Owned::Small(entries) => {
                 entries.push(Entry { key, value });
                 if entries.len() > INDEX_ABOVE {
                     let entries = std::mem::take(entries);
-                    *self = Map::from_distinct(entries, None);
+                    *self = Map::from_distinct(entries);
                 }
             }
-            Repr::Indexed(indexed) => {
+            Owned::Indexed(indexed) => {
                 let hash = indexed.index.hash(&key);
-                if let Some(i) = indexed.index.find(&indexed.entries, &key, hash) {
-                    return Some(std::mem::replace(&mut indexed.entries[i].value, value));
-                }
                 indexed.index.push(hash, indexed.entries.len());
                 indexed.entries.push(Entry { key, value });
             }
@@ -333,12 +494,14 @@ impl Map {
 
     /// The value of `key`.
     pub fn get(&self, key: &str) -> Option<&Value> {
-        self.find(key).map(|i| &self.entries()[i].value)
+        self.find(key)
+            .and_then(|at| self.get_index(at))
+            .map(|(_, v)| v)
     }
 
     /// The value of `key`, mutably.
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
-        self.find(key).map(|i| &mut self.entries_mut()[i].value)
+        self.find(key).and_then(|at| self.value_mut(at))
     }
 
     /// Whether `key` is a member.
@@ -348,12 +511,13 @@ impl Map {
 
     /// Removes `key`, keeping the order of the others (O(n)).
     pub fn remove(&mut self, key: &str) -> Option<Value> {
-        let i = self.find(key)?;
-        let removed = match &mut self.repr {
-            Repr::Small(entries) => entries.remove(i),
-            Repr::Indexed(indexed) => {
-                indexed.index.remove(&indexed.entries, i);
-                indexed.entries.remove(i)
+        let at = self.find(key)?;
+        let removed = match self.owned() {
+            Owned::Small(entries) => entries.remove(at),
+            Owned::Indexed(indexed) => {
+                let hash = indexed.index.hash(key);
+                indexed.index.remove(hash, at);
+                indexed.entries.remove(at)
             }
         };
         Some(removed.value)
@@ -365,47 +529,59 @@ impl Map {
     }
 
     /// The member at position `index`.
+    #[inline]
     pub fn get_index(&self, index: usize) -> Option<(&str, &Value)> {
-        self.entries().get(index).map(|e| (e.key(), &e.value))
+        match &self.repr {
+            Repr::Small(entries) => entries.get(index).map(|e| (e.key(), &e.value)),
+            Repr::Indexed(indexed) => indexed.entries.get(index).map(|e| (e.key(), &e.value)),
+            Repr::Shaped(shape, values) => Some((shape.keys().get(index)?, values.get(index)?)),
+        }
     }
 
     /// The number of members.
     pub fn len(&self) -> usize {
-        self.entries().len()
+        match &self.repr {
+            Repr::Small(entries) => entries.len(),
+            Repr::Indexed(indexed) => indexed.entries.len(),
+            Repr::Shaped(_, values) => values.len(),
+        }
     }
 
     /// Whether the map has no members.
     pub fn is_empty(&self) -> bool {
-        self.entries().is_empty()
+        self.len() == 0
     }
 
     /// The members, in order.
     pub fn iter(&self) -> Iter<'_> {
-        Iter {
-            inner: self.entries().iter(),
-        }
+        let inner = match &self.repr {
+            Repr::Small(entries) => IterRepr::Entries(entries.iter()),
+            Repr::Indexed(indexed) => IterRepr::Entries(indexed.entries.iter()),
+            Repr::Shaped(shape, values) => IterRepr::Shaped(shape.keys().iter(), values.iter()),
+        };
+        Iter { inner }
     }
 
     /// The keys, in order.
     pub fn keys(&self) -> impl DoubleEndedIterator<Item = &str> + ExactSizeIterator {
-        self.entries().iter().map(Entry::key)
+        self.iter().map(|(k, _)| k)
     }
 
     /// The values, in order.
     pub fn values(&self) -> impl DoubleEndedIterator<Item = &Value> + ExactSizeIterator {
-        self.entries().iter().map(|e| &e.value)
+        self.iter().map(|(_, v)| v)
     }
 
     /// Sorts the members by key (byte order of the UTF-8 text), the order
     /// `serde_json` gives a map without `preserve_order`.
     pub fn sort_keys(&mut self) {
-        match &mut self.repr {
-            Repr::Small(entries) => entries.sort_unstable_by(|a, b| a.key().cmp(b.key())),
-            Repr::Indexed(indexed) => {
+        match self.owned() {
+            Owned::Small(entries) => entries.sort_unstable_by(|a, b| a.key().cmp(b.key())),
+            Owned::Indexed(indexed) => {
                 indexed
                     .entries
                     .sort_unstable_by(|a, b| a.key().cmp(b.key()));
-                indexed.index = KeyIndex::build(&indexed.entries);
+                indexed.index = KeyIndex::build(indexed.entries.iter().map(Entry::key));
             }
         }
     }
@@ -415,24 +591,26 @@ impl PartialEq for Map {
     /// Equal when both have the same members, in any order (as
     /// `IndexMap`'s equality, which this type had before).
     fn eq(&self, other: &Map) -> bool {
-        let (ours, theirs) = (self.entries(), other.entries());
-        if ours.len() != theirs.len() {
+        if self.len() != other.len() {
             return false;
         }
         // Usually the same order: compare pairwise up to the first key that
         // differs, then look each remaining key up.
-        let same_keys = ours
-            .iter()
-            .zip(theirs)
-            .take_while(|(a, b)| a.key() == b.key())
-            .count();
-        ours[..same_keys]
-            .iter()
-            .zip(theirs)
-            .all(|(a, b)| a.value == b.value)
-            && ours[same_keys..]
-                .iter()
-                .all(|e| other.get(e.key()) == Some(&e.value))
+        let mut ours = self.iter();
+        let mut theirs = other.iter();
+        loop {
+            let (Some((key, value)), Some((their_key, their_value))) = (ours.next(), theirs.next())
+            else {
+                return true;
+            };
+            if key != their_key {
+                return other.get(key) == Some(value)
+                    && ours.all(|(key, value)| other.get(key) == Some(value));
+            }
+            if value != their_value {
+                return false;
+            }
+        }
     }
 }
 
@@ -469,13 +647,16 @@ impl IntoIterator for Map {
     type IntoIter = IntoIter;
 
     fn into_iter(self) -> IntoIter {
-        let entries = match self.repr {
-            Repr::Small(entries) => entries,
-            Repr::Indexed(indexed) => indexed.entries,
+        let inner = match self.repr {
+            Repr::Small(entries) => IntoIterRepr::Entries(entries.into_iter()),
+            Repr::Indexed(indexed) => IntoIterRepr::Entries(indexed.entries.into_iter()),
+            Repr::Shaped(shape, values) => IntoIterRepr::Shaped {
+                keys: 0..values.len(),
+                shape,
+                values: values.into_vec().into_iter(),
+            },
         };
-        IntoIter {
-            inner: entries.into_iter(),
-        }
+        IntoIter { inner }
     }
 }
 
@@ -504,7 +685,14 @@ mod tests {
     /// threshold, against a plain list of pairs as the model.
     #[test]
     fn operations_agree_across_the_index_threshold() {
-        for len in [0, 1, INDEX_ABOVE - 1, INDEX_ABOVE, INDEX_ABOVE + 1, 3 * INDEX_ABOVE] {
+        for len in [
+            0,
+            1,
+            INDEX_ABOVE - 1,
+            INDEX_ABOVE,
+            INDEX_ABOVE + 1,
+            3 * INDEX_ABOVE,
+        ] {
             let mut map = Map::new();
             let mut model: Vec<(String, Value)> = Vec::new();
             for i in 0..len {
@@ -525,7 +713,10 @@ mod tests {
 
             // Replacing keeps the position.
             let (first, _) = model[0].clone();
-            assert_eq!(map.insert(first.clone(), Value::from("new")), Some(model[0].1.clone()));
+            assert_eq!(
+                map.insert(first.clone(), Value::from("new")),
+                Some(model[0].1.clone())
+            );
             model[0].1 = Value::from("new");
             assert_eq!(map.index_of(&first), Some(0));
 

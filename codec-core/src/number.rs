@@ -56,7 +56,9 @@ struct ShortText {
 impl ShortText {
     fn new(text: &str) -> Option<ShortText> {
         let mut bytes = [0; SHORT_TEXT];
-        bytes.get_mut(..text.len())?.copy_from_slice(text.as_bytes());
+        bytes
+            .get_mut(..text.len())?
+            .copy_from_slice(text.as_bytes());
         Some(ShortText {
             len: text.len() as u8,
             bytes,
@@ -280,7 +282,9 @@ impl serde::Serialize for Number {
             Repr::Float32(v) => serializer.serialize_f32(*v),
             // Text no primitive can carry: serializers of this workspace
             // recognise the token and write it verbatim.
-            Repr::Short(t) => serializer.serialize_newtype_struct(crate::ser::NUMBER_TOKEN, t.as_str()),
+            Repr::Short(t) => {
+                serializer.serialize_newtype_struct(crate::ser::NUMBER_TOKEN, t.as_str())
+            }
             Repr::Text(t) => serializer.serialize_newtype_struct(crate::ser::NUMBER_TOKEN, &**t),
         }
     }

@@ -13,7 +13,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::map::{Entry, Key, KeyIndex, INDEX_ABOVE};
+use crate::map::{Key, KeyIndex, Shape, INDEX_ABOVE};
 use crate::{Map, Number, Value};
 
 /// The default maximum nesting depth of arrays and objects, the same as
@@ -212,8 +212,7 @@ pub fn from_slice_with(bytes: &[u8], options: &ParseOptions) -> Result<Value, Pa
         pos: 0,
         options,
         values: Vec::new(),
-        members: Vec::new(),
-        keys: KeyCache::default(),
+        objects: Objects::default(),
         scratch: String::new(),
     }
     .parse()
@@ -222,27 +221,40 @@ pub fn from_slice_with(bytes: &[u8], options: &ParseOptions) -> Result<Value, Pa
 /// An array or object still open.
 enum Frame {
     /// Its elements so far are `Parser::values[start..]`.
-    Array { start: usize },
+    Array {
+        start: usize,
+    },
     Object(ObjectFrame),
 }
 
-/// An open object: its members so far are `Parser::members[start..]`, and
-/// `key` waits for its value.
+/// An open object.
 struct ObjectFrame {
+    /// Its values so far are `Parser::values[start..]`.
     start: usize,
+    /// The shape that every key so far has matched, in order, while they
+    /// do: then the object has stored no key of its own.
+    shape: Option<Arc<Shape>>,
+    /// Once the keys leave the shape, they are `Objects::keys[keys_start..]`.
+    keys_start: usize,
+    /// The number of members so far.
+    len: usize,
+    /// The hash of the first key: where the object's shape is filed.
+    first_hash: u64,
+    /// The key read last, waiting for its value.
     key: PendingKey,
-    /// A one-word filter of the keys so far (a bit per key, chosen by its
-    /// hash): a key whose bit is clear is new without a search, which is
-    /// most keys of most objects.
+    /// A one-word filter of the object's own keys (a bit per key, chosen
+    /// by its hash): a key whose bit is clear is new without a search,
+    /// which is most keys of the objects that follow no shape.
     seen: u64,
-    /// Past [`INDEX_ABOVE`] members, a hash index of them, which then
-    /// becomes the finished map's.
+    /// Past [`INDEX_ABOVE`] own keys, a hash index of them, which then
+    /// becomes the finished shape's.
     index: Option<KeyIndex>,
 }
 
 /// A key read, waiting for its value.
 struct PendingKey {
-    key: Key,
+    /// `None` when the key is the next one of the object's shape.
+    key: Option<Key>,
     hash: u64,
     /// Where the key starts, for a duplicate key's error.
     at: usize,
@@ -262,15 +274,14 @@ struct Parser<'a> {
     text: Option<&'a str>,
     pos: usize,
     options: &'a ParseOptions,
-    /// The elements of every open array, outermost first. An array that
+    /// The elements of every open array and the values of every open
+    /// object, outermost first. A container that
     /// closes moves its own into a `Vec` of exactly their number
     /// (`split_off` copies them into an exact allocation), so no array of
     /// the value has spare capacity, and this one buffer is reused by
     /// every array of the input.
     values: Vec<Value>,
-    /// The members of every open object, likewise.
-    members: Vec<Entry>,
-    keys: KeyCache,
+    objects: Objects,
     /// The unescaped text of the last string that had escapes.
     scratch: String,
 }
@@ -301,13 +312,22 @@ impl<'a> Parser<'a> {
                         self.pos += 1;
                         Value::Object(Map::new())
                     } else {
-                        let key = self.key()?;
-                        stack.push(Frame::Object(ObjectFrame {
-                            start: self.members.len(),
-                            key,
+                        let mut frame = ObjectFrame {
+                            start: self.values.len(),
+                            shape: None,
+                            keys_start: self.objects.keys.len(),
+                            len: 0,
+                            first_hash: 0,
+                            key: PendingKey {
+                                key: None,
+                                hash: 0,
+                                at: 0,
+                            },
                             seen: 0,
                             index: None,
-                        }));
+                        };
+                        self.key(&mut frame)?;
+                        stack.push(Frame::Object(frame));
                         continue 'value;
                     }
                 }
@@ -356,7 +376,7 @@ impl<'a> Parser<'a> {
                             Some(b',') => {
                                 self.pos += 1;
                                 self.skip_ws();
-                                frame.key = self.key()?;
+                                self.key(frame)?;
                                 continue 'value;
                             }
                             Some(b'}') => {
@@ -364,8 +384,19 @@ impl<'a> Parser<'a> {
                                 let Some(Frame::Object(frame)) = stack.pop() else {
                                     unreachable!("the top frame is an object")
                                 };
-                                let members = self.members.split_off(frame.start);
-                                value = Value::Object(Map::from_distinct(members, frame.index));
+                                let (start, keys_start) = (frame.start, frame.keys_start);
+                                value = Value::Object(match self.objects.close(frame) {
+                                    Closed::Shaped(shape) => {
+                                        let values = self.values.split_off(start);
+                                        Map::shaped(shape, values.into_boxed_slice())
+                                    }
+                                    Closed::Own(index) => {
+                                        // One exact allocation of entries.
+                                        let keys = self.objects.keys.drain(keys_start..);
+                                        let values = self.values.drain(start..);
+                                        Map::from_parts(keys.zip(values), index)
+                                    }
+                                });
                             }
                             _ => return Err(self.unexpected("`,` or `}`")),
                         }
@@ -378,30 +409,40 @@ impl<'a> Parser<'a> {
     /// Adds the frame's pending key with `value` to its members, or finds
     /// that the key is already there and applies the duplicate policy.
     fn add_member(&mut self, frame: &mut ObjectFrame, value: Value) -> Result<(), ParseError> {
+        let Some(key) = frame.key.key.take() else {
+            // The next key of the shape: distinct from the ones before.
+            self.values.push(value);
+            frame.len += 1;
+            return Ok(());
+        };
         let bit = 1u64 << (frame.key.hash >> 58);
-        let key = std::mem::replace(&mut frame.key.key, Key::Static(""));
-        let members = &self.members[frame.start..];
+        let keys = &self.objects.keys[frame.keys_start..];
+        let is_key = |at: usize| keys.get(at).is_some_and(|k| **k == *key);
         let (existing, index_hash) = match &frame.index {
             Some(index) => {
                 let hash = index.hash(&key);
-                (index.find(members, &key, hash), hash)
+                (index.find(hash, is_key), hash)
             }
             None if frame.seen & bit == 0 => (None, 0),
-            None => (members.iter().position(|e| *e.key == *key), 0),
+            None => ((0..keys.len()).find(|&at| is_key(at)), 0),
         };
-        if let Some(i) = existing {
+        if let Some(at) = existing {
             if self.options.duplicate_keys == DuplicateKeys::Reject {
                 let key = String::from(key);
                 return Err(self.error_at(frame.key.at, ParseErrorKind::DuplicateKey { key }));
             }
-            self.members[frame.start + i].value = value;
+            self.values[frame.start + at] = value;
             return Ok(());
         }
-        self.members.push(Entry { key, value });
-        let members = &self.members[frame.start..];
+        self.objects.keys.push(key);
+        self.values.push(value);
+        frame.len += 1;
+        let keys = &self.objects.keys[frame.keys_start..];
         match &mut frame.index {
-            Some(index) => index.push(index_hash, members.len() - 1),
-            None if members.len() > INDEX_ABOVE => frame.index = Some(KeyIndex::build(members)),
+            Some(index) => index.push(index_hash, keys.len() - 1),
+            None if keys.len() > INDEX_ABOVE => {
+                frame.index = Some(KeyIndex::build(keys.iter().map(|k| &**k)));
+            }
             None => frame.seen |= bit,
         }
         Ok(())
@@ -418,22 +459,23 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// Reads `"key"` then `:`.
-    fn key(&mut self) -> Result<PendingKey, ParseError> {
+    /// Reads `"key"` then `:`, the frame's next key.
+    fn key(&mut self, frame: &mut ObjectFrame) -> Result<(), ParseError> {
         if self.peek() != Some(b'"') {
             return Err(self.unexpected("a string key"));
         }
         let at = self.pos;
-        let (key, hash) = match self.string()? {
-            Text::Input(text) => self.keys.get(text),
-            Text::Scratch => self.keys.get(&self.scratch),
+        let text = match self.string()? {
+            Text::Input(text) => text,
+            Text::Scratch => self.scratch.as_str(),
         };
+        self.objects.key(frame, text, at);
         self.skip_ws();
         if self.peek() != Some(b':') {
             return Err(self.unexpected("`:`"));
         }
         self.pos += 1;
-        Ok(PendingKey { key, hash, at })
+        Ok(())
     }
 
     fn peek(&self) -> Option<u8> {
@@ -753,45 +795,180 @@ fn string_stop(bytes: &[u8], from: usize) -> usize {
     i
 }
 
-/// The recent keys of one input, so that equal keys share one allocation
-/// (each record of an array repeats its keys): a direct-mapped table of
-/// [`KEY_SLOTS`] keys, chosen by a hash of the text. A miss allocates and
-/// takes the slot; nothing is ever searched.
-/// On the stack (1 KB): a heap table cost an allocation per parse, which
-/// showed on small inputs.
-struct KeyCache {
-    slots: [Option<Arc<str>>; KEY_SLOTS],
+/// What the parser keeps about objects across the input: the keys of the
+/// open objects that follow no shape, and the recent shapes, so that
+/// objects with the same keys share one.
+///
+/// Keys of objects that follow no shape are boxed one by one. They are
+/// mostly distinct (a configuration's sections, a map keyed by name, the
+/// first record of a series); sharing them through a cache of
+/// reference-counted keys measured slower (two atomic operations per key,
+/// and per member at drop) than an allocation each.
+#[derive(Default)]
+struct Objects {
+    /// The own keys of every open object that left its shape, outermost
+    /// first (see `ObjectFrame::keys_start`).
+    keys: Vec<Key>,
+    shapes: ShapeCache,
 }
 
-const KEY_SLOTS: usize = 64;
+impl Objects {
+    /// Takes `text`, read at byte `at`, as the frame's next key: the next
+    /// key of its shape when it is that, or else a key of its own.
+    fn key(&mut self, frame: &mut ObjectFrame, text: &str, at: usize) {
+        frame.key.at = at;
+        if frame.len == 0 {
+            // The first key picks the shape the object may follow.
+            frame.first_hash = key_hash(text.as_bytes());
+            frame.shape = self.shapes.find(frame.first_hash, text);
+            if frame.shape.is_some() {
+                frame.key.key = None;
+                return;
+            }
+        } else if let Some(shape) = &frame.shape {
+            let is_next = |shape: &Shape| shape.keys().get(frame.len).is_some_and(|k| **k == *text);
+            if is_next(shape) {
+                frame.key.key = None;
+                return;
+            }
+            // Another shape of the same first key, which the keys so far
+            // also match (records with and without an optional member).
+            let other = self.shapes.other(frame.first_hash, shape, frame.len);
+            if let Some(other) = other.filter(|other| is_next(other)) {
+                frame.shape = Some(other);
+                frame.key.key = None;
+                return;
+            }
+            self.leave_shape(frame);
+        }
+        frame.key.key = Some(Key::Boxed(text.into()));
+        frame.key.hash = key_hash(text.as_bytes());
+    }
 
-impl Default for KeyCache {
-    fn default() -> KeyCache {
-        KeyCache {
-            slots: [const { None }; KEY_SLOTS],
+    /// Gives the frame its own copy of the keys it matched so far.
+    fn leave_shape(&mut self, frame: &mut ObjectFrame) {
+        let Some(shape) = frame.shape.take() else {
+            return;
+        };
+        let matched = &shape.keys()[..frame.len.min(shape.keys().len())];
+        for key in matched {
+            frame.seen |= 1u64 << (key_hash(key.as_bytes()) >> 58);
+        }
+        self.keys.extend_from_slice(matched);
+        if matched.len() > INDEX_ABOVE {
+            frame.index = Some(KeyIndex::build(matched.iter().map(|k| &**k)));
+        }
+    }
+
+    /// The keys of the object that the frame finished: the shape it
+    /// matched to the end; or its own keys, as a new shape filed for the
+    /// objects after it when an object with the same first key came before
+    /// it (a record of a series), or else kept by the object alone (a
+    /// shape costs two more allocations, which objects of their own kind,
+    /// such as the sections of a configuration, would pay for nothing).
+    fn close(&mut self, mut frame: ObjectFrame) -> Closed {
+        let again = self.shapes.note_first_key(frame.first_hash);
+        if let Some(shape) = frame.shape.take_if(|s| s.keys().len() == frame.len) {
+            return Closed::Shaped(shape);
+        }
+        self.leave_shape(&mut frame);
+        if !again {
+            return Closed::Own(frame.index);
+        }
+        let keys = self.keys.split_off(frame.keys_start);
+        let shape = Arc::new(Shape::new(keys, frame.index));
+        self.shapes.file(frame.first_hash, &shape);
+        Closed::Shaped(shape)
+    }
+}
+
+/// The keys of a finished object.
+enum Closed {
+    /// A shape.
+    Shaped(Arc<Shape>),
+    /// Its own, distinct, still at `ObjectFrame::keys_start` of
+    /// `Objects::keys`, with an index of them when it has one.
+    Own(Option<KeyIndex>),
+}
+
+/// The recent shapes of one input, by the hash of their first key: two per
+/// slot, the newest first, so that records that alternate between two
+/// shapes (with and without an optional member) keep matching one. On the
+/// stack: a heap table would cost an allocation per parse, which shows on
+/// small inputs.
+struct ShapeCache {
+    slots: [[Option<Arc<Shape>>; 2]; SHAPE_SLOTS],
+    /// The hash of the first key of the last object closed, per slot.
+    first_keys: [u64; SHAPE_SLOTS],
+}
+
+/// The slots of the [`ShapeCache`], a power of two: a slot is the top bits
+/// of a first key's hash.
+const SHAPE_SLOTS: usize = 64;
+
+/// The slot of a first key's hash.
+fn shape_slot(first_hash: u64) -> usize {
+    (first_hash >> (64 - SHAPE_SLOTS.trailing_zeros())) as usize
+}
+
+impl Default for ShapeCache {
+    fn default() -> ShapeCache {
+        ShapeCache {
+            slots: [const { [None, None] }; SHAPE_SLOTS],
+            first_keys: [0; SHAPE_SLOTS],
         }
     }
 }
 
-impl KeyCache {
-    /// The key for `text`, and the hash of `text`.
-    fn get(&mut self, text: &str) -> (Key, u64) {
-        let hash = key_hash(text.as_bytes());
-        let slot = &mut self.slots[(hash >> 58) as usize % KEY_SLOTS];
-        if let Some(key) = slot {
-            if **key == *text {
-                return (Key::Shared(Arc::clone(key)), hash);
-            }
-        }
-        let key: Arc<str> = Arc::from(text);
-        *slot = Some(Arc::clone(&key));
-        (Key::Shared(key), hash)
+impl ShapeCache {
+    /// Notes an object whose first key has the hash `first_hash`, and
+    /// whether the last object of the same slot had the same first key.
+    fn note_first_key(&mut self, first_hash: u64) -> bool {
+        let last = &mut self.first_keys[shape_slot(first_hash)];
+        std::mem::replace(last, first_hash) == first_hash
+    }
+
+    fn slot(&self, first_hash: u64) -> &[Option<Arc<Shape>>; 2] {
+        &self.slots[shape_slot(first_hash)]
+    }
+
+    /// A shape whose first key is `first`, whose hash is `first_hash`.
+    fn find(&self, first_hash: u64, first: &str) -> Option<Arc<Shape>> {
+        self.slot(first_hash)
+            .iter()
+            .flatten()
+            .find(|shape| shape.keys().first().is_some_and(|k| **k == *first))
+            .cloned()
+    }
+
+    /// The other shape of `shape`'s slot, when its first `len` keys are
+    /// `shape`'s.
+    fn other(&self, first_hash: u64, shape: &Arc<Shape>, len: usize) -> Option<Arc<Shape>> {
+        let prefix = shape.keys().get(..len)?;
+        self.slot(first_hash)
+            .iter()
+            .flatten()
+            .find(|other| {
+                !Arc::ptr_eq(other, shape)
+                    && other
+                        .keys()
+                        .get(..len)
+                        .is_some_and(|keys| keys.iter().zip(prefix).all(|(a, b)| **a == **b))
+            })
+            .cloned()
+    }
+
+    /// Files a new shape, first in its slot.
+    fn file(&mut self, first_hash: u64, shape: &Arc<Shape>) {
+        let slot = &mut self.slots[shape_slot(first_hash)];
+        slot[1] = slot[0].take();
+        slot[0] = Some(Arc::clone(shape));
     }
 }
 
 /// A fast hash of a key's text (FxHash's rotate, xor and multiply, over
-/// 8-byte words), for the key cache and an object's seen-keys filter, where
-/// collisions only cost a miss or a search. Hash tables of untrusted keys
+/// 8-byte words), for the shape cache and an object's seen-keys filter,
+/// where collisions only cost a miss or a search. Hash tables of untrusted keys
 /// use SipHash ([`KeyIndex`]).
 fn key_hash(bytes: &[u8]) -> u64 {
     const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
