@@ -16,7 +16,8 @@
 //!   and de-duplicating each. Changing a shaped map's keys (inserting a new
 //!   key, removing, sorting) first turns it into a small or indexed map.
 //!
-//! Every representation takes 24 bytes, so a [`Value`] takes 32.
+//! A map takes 32 bytes, and so does a [`Value`]: the map's own tag has
+//! room for the value's.
 
 use std::fmt;
 use std::hash::{BuildHasher, RandomState};
@@ -28,8 +29,11 @@ use hashbrown::HashTable;
 use crate::Value;
 
 /// Maps with more members than this carry a hash index; smaller ones find
-/// a key by comparing it with each key in turn.
-pub(crate) const INDEX_ABOVE: usize = 16;
+/// a key by comparing it with each key in turn. Measured (`get` of every
+/// key, 10-to-16-byte keys with a common prefix): a linear search takes
+/// 2.5 ns at 4 members, 8.7 ns at 24 and 12 ns at 32, a SipHash lookup
+/// 11-12 ns at any size.
+pub(crate) const INDEX_ABOVE: usize = 24;
 
 /// A member's key. Struct field names are `&'static str`: keeping them
 /// borrowed saves an allocation per field of every serialized struct

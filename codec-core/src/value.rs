@@ -215,4 +215,12 @@ mod tests {
         assert!(size_of::<Value>() <= size_of::<serde_json::Value>());
         assert!(size_of::<Number>() <= 24, "{}", size_of::<Number>());
     }
+
+    /// Values cross threads and `await`s (shared key lists included).
+    #[test]
+    fn a_value_is_send_and_sync() {
+        fn send_sync<T: Send + Sync + 'static>() {}
+        send_sync::<Value>();
+        send_sync::<crate::Map>();
+    }
 }

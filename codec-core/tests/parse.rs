@@ -289,9 +289,9 @@ fn series_of_objects_keep_their_own_keys() {
         // Nested series, and an escaped key equal to a plain one.
         r#"[{"o":{"p":1,"q":[{"r":1},{"r":2}]}},{"o":{"p":2,"q":[{"r":3}]}},{"\u006f":{"p":3}}]"#
             .into(),
-        // Wide objects (indexed keys), repeated, then drifting after the
-        // 18th key, then missing one.
-        format!("[{},{},{},{}]", wide(20, 99), wide(20, 99), wide(21, 99), wide(20, 18)),
+        // Wide objects (hashed keys), repeated, then drifting after the
+        // 28th key, then missing one.
+        format!("[{},{},{},{}]", wide(30, 99), wide(30, 99), wide(31, 99), wide(30, 28)),
         format!("[{},{},{}]", wide(40, 99), wide(40, 3), wide(40, 99)),
     ];
     for input in &cases {
@@ -315,7 +315,7 @@ fn series_of_objects_keep_their_own_keys() {
 /// keys are hashed.
 #[test]
 fn duplicate_keys_in_series_of_objects() {
-    let wide: String = (0..20).map(|i| format!(r#""k{i}":{i},"#)).collect();
+    let wide: String = (0..30).map(|i| format!(r#""k{i}":{i},"#)).collect();
     // (input, the repeated key, the value with the last value kept)
     let cases: Vec<(String, &str, String)> = vec![
         (
