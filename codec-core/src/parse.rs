@@ -831,8 +831,8 @@ impl fmt::Debug for Parser<'_> {
 /// Eight bytes at a time (SWAR): each test below flags the bytes of a word
 /// that match, exactly up to the first match (a borrow may flag bytes after
 /// it, never before), so the lowest flag of the three is the first stop.
-/// Measured on the datasets' strings (mostly 5 to 40 bytes): ~2x faster
-/// than a byte loop.
+/// Measured with callgrind: with a byte-at-a-time loop instead, parsing
+/// github.json takes 18% more instructions, event-logs.json 13% more.
 fn string_stop(bytes: &[u8], from: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
