@@ -99,8 +99,11 @@ pub(crate) struct KeyIndex {
 }
 
 /// A key's position, with its hash: growing the table rehashes from the
-/// stored hashes instead of hashing every key again (measured: hashing was
-/// two thirds of the index's cost on keyed.json's 500-key object).
+/// stored hashes instead of hashing every key again. Measured on
+/// keyed.json's 500-key object: SipHash, recomputed on every growth and
+/// for the search before each insertion, was nearly all of the index's
+/// cost; hashing each key once took that parse from 1.19x to 1.04x
+/// serde_json's CPU time.
 #[derive(Clone, Copy)]
 struct Slot {
     hash: u64,

@@ -961,8 +961,7 @@ enum Closed {
 /// The recent shapes of one input, by the hash of their first key: two per
 /// slot, the newest first, so that records that alternate between two
 /// shapes (with and without an optional member) keep matching one. On the
-/// stack: a heap table would cost an allocation per parse, which shows on
-/// small inputs.
+/// stack, so that it costs no allocation per parse.
 struct ShapeCache {
     slots: [[Option<Arc<Shape>>; 2]; SHAPE_SLOTS],
     /// The hash of the first key of the last object closed, per slot.
