@@ -37,8 +37,11 @@ pub(crate) const INDEX_ABOVE: usize = 24;
 
 /// A member's key. Struct field names are `&'static str`: keeping them
 /// borrowed saves an allocation per field of every serialized struct
-/// (measured: about a fifth of `to_value`'s time on flat records). Parsed
-/// objects with the same keys share them through a [`Shape`] instead.
+/// (measured again with vector maps, interleaved against
+/// `serde_json::to_vec` on the eight typed datasets: `to_value` takes
+/// 1.5x-3.0x its time with borrowed names, 2.7x-5.9x with boxed ones).
+/// Parsed objects with the same keys share them through a [`Shape`]
+/// instead.
 #[derive(Clone)]
 pub(crate) enum Key {
     Static(&'static str),
