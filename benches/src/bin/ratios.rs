@@ -8,7 +8,10 @@
 //! and prints the median ratio over rounds and the median throughput (MB
 //! of compact JSON per second), as markdown.
 //!
-//! `cargo run -p benches --release --bin ratios [-- ROUNDS [ROUND_MS]]`
+//! `cargo run -p benches --release --bin ratios [-- ROUNDS [ROUND_MS] [GROUP...]]`
+//! GROUP is `typed`, `value` or `parse` (default: all three), or
+//! `to_value` (the typed group's baseline and `codec_core::to_value`
+//! alone); the parse group also has two small responses of 20 rows.
 //! With `--features toon`, the TOON encoder is a column too (and serde_json
 //! has `preserve_order`, see benches/Cargo.toml).
 
@@ -104,6 +107,8 @@ struct TypedRow<'a> {
     plan: Plan,
     header: &'a mut bool,
     codecs: &'a [benches::codecs::Named],
+    /// Only the baseline and `to_value` (the `to_value` group).
+    to_value_only: bool,
 }
 
 impl Visit for TypedRow<'_> {
@@ -111,17 +116,18 @@ impl Visit for TypedRow<'_> {
     fn visit<T: Serialize + DeserializeOwned + 'static>(&mut self, value: &T) {
         let bytes = serde_json::to_vec(value).unwrap().len();
         let json = JsonCodec::new();
-        let mut cases: Vec<Case<'_>> = vec![
-            (
-                "serde_json::to_vec".into(),
-                Box::new(|| serde_json::to_vec(black_box(value)).unwrap().len()),
-            ),
-            (
+        let mut cases: Vec<Case<'_>> = vec![(
+            "serde_json::to_vec".into(),
+            Box::new(|| serde_json::to_vec(black_box(value)).unwrap().len()),
+        )];
+        if !self.to_value_only {
+            cases.push((
                 "codec-json static".into(),
                 Box::new(move || json.to_vec(black_box(value)).unwrap().len()),
-            ),
-        ];
-        for (name, codec) in self.codecs {
+            ));
+        }
+        let codecs = if self.to_value_only { &[] } else { self.codecs };
+        for (name, codec) in codecs {
             let codec: &dyn Codec = &**codec;
             cases.push((
                 format!("{name} dyn"),
@@ -129,10 +135,12 @@ impl Visit for TypedRow<'_> {
             ));
         }
         #[cfg(feature = "toon")]
-        cases.push((
-            "toon_format::encode".into(),
-            Box::new(|| toon_format::encode_default(black_box(value)).unwrap().len()),
-        ));
+        if !self.to_value_only {
+            cases.push((
+                "toon_format::encode".into(),
+                Box::new(|| toon_format::encode_default(black_box(value)).unwrap().len()),
+            ));
+        }
         // Not a codec: the normalization that codec-md, codec-mcp and
         // codec-html pay before rendering (they have no `encode_serialize`
         // of their own).
@@ -145,9 +153,14 @@ impl Visit for TypedRow<'_> {
 }
 
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let rounds = args.next().and_then(|a| a.parse().ok()).unwrap_or(15);
-    let round_ms: f64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(20.0);
+    // Numbers are ROUNDS then ROUND_MS; words name the groups to run.
+    let (numbers, words): (Vec<String>, Vec<String>) = std::env::args()
+        .skip(1)
+        .partition(|a| a.parse::<f64>().is_ok());
+    let groups = Groups(words);
+    let mut numbers = numbers.into_iter();
+    let rounds = numbers.next().and_then(|a| a.parse().ok()).unwrap_or(15);
+    let round_ms: f64 = numbers.next().and_then(|a| a.parse().ok()).unwrap_or(20.0);
     let plan = Plan {
         rounds,
         round_ns: round_ms * 1e6,
@@ -158,70 +171,99 @@ fn main() {
          serde_json within a round (lower is faster), then median MB/s of compact JSON.\n"
     );
 
-    println!("### typed (a handler's structs)\n");
-    let mut header = false;
-    for dataset in &DATASETS {
-        Typed::load(dataset).visit(&mut TypedRow {
-            dataset: dataset.name,
-            plan,
-            header: &mut header,
-            codecs: &codecs,
-        });
+    for (group, title, to_value_only) in [
+        ("typed", "typed (a handler's structs)", false),
+        (
+            "to_value",
+            "to_value (the typed group's baseline and to_value only)",
+            true,
+        ),
+    ] {
+        // `to_value` is part of `typed`: run it alone only when named.
+        if !groups.includes(group) || (to_value_only && groups.0.is_empty()) {
+            continue;
+        }
+        println!("### {title}\n");
+        let mut header = false;
+        for dataset in &DATASETS {
+            Typed::load(dataset).visit(&mut TypedRow {
+                dataset: dataset.name,
+                plan,
+                header: &mut header,
+                codecs: &codecs,
+                to_value_only,
+            });
+        }
     }
 
-    println!("\n### value (a parsed body re-rendered)\n");
-    let mut header = false;
-    for dataset in &DATASETS {
-        let ours = dataset.value();
-        let theirs: serde_json::Value = serde_json::from_slice(dataset.json).unwrap();
-        let bytes = dataset.compact_json().len();
-        let mut cases: Vec<Case<'_>> = vec![(
-            "serde_json::to_vec".into(),
-            Box::new(|| serde_json::to_vec(black_box(&theirs)).unwrap().len()),
-        )];
-        for (name, codec) in &codecs {
-            let ours = &ours;
+    if groups.includes("value") {
+        println!("\n### value (a parsed body re-rendered)\n");
+        let mut header = false;
+        for dataset in &DATASETS {
+            let ours = dataset.value();
+            let theirs: serde_json::Value = serde_json::from_slice(dataset.json).unwrap();
+            let bytes = dataset.compact_json().len();
+            let mut cases: Vec<Case<'_>> = vec![(
+                "serde_json::to_vec".into(),
+                Box::new(|| serde_json::to_vec(black_box(&theirs)).unwrap().len()),
+            )];
+            for (name, codec) in &codecs {
+                let ours = &ours;
+                cases.push((
+                    (*name).into(),
+                    Box::new(move || {
+                        let mut out = Vec::with_capacity(128);
+                        codec.encode_value(black_box(ours), &mut out).unwrap();
+                        out.len()
+                    }),
+                ));
+            }
+            #[cfg(feature = "toon")]
             cases.push((
-                (*name).into(),
-                Box::new(move || {
-                    let mut out = Vec::with_capacity(128);
-                    codec.encode_value(black_box(ours), &mut out).unwrap();
-                    out.len()
+                "toon_format::encode".into(),
+                Box::new(|| {
+                    toon_format::encode_default(black_box(&theirs))
+                        .unwrap()
+                        .len()
                 }),
             ));
+            row(dataset.name, bytes, &mut cases, plan, &mut header);
         }
-        #[cfg(feature = "toon")]
-        cases.push((
-            "toon_format::encode".into(),
-            Box::new(|| {
-                toon_format::encode_default(black_box(&theirs))
-                    .unwrap()
-                    .len()
-            }),
-        ));
-        row(dataset.name, bytes, &mut cases, plan, &mut header);
     }
 
-    println!("\n### parse (JSON bytes to a value)\n");
-    let mut header = false;
-    for dataset in &DATASETS {
-        let compact = dataset.compact_json();
-        let mut cases: Vec<Case<'_>> = vec![
-            (
-                "serde_json::from_slice".into(),
-                Box::new(|| {
-                    let v: serde_json::Value = serde_json::from_slice(black_box(&compact)).unwrap();
-                    v.is_object() as usize
-                }),
-            ),
-            (
-                "codec_core::from_slice".into(),
-                Box::new(|| {
-                    let v = codec_core::from_slice(black_box(&compact)).unwrap();
-                    v.as_object().is_some() as usize
-                }),
-            ),
-        ];
-        row(dataset.name, compact.len(), &mut cases, plan, &mut header);
+    if groups.includes("parse") {
+        println!("\n### parse (JSON bytes to a value)\n");
+        let mut header = false;
+        for (label, compact) in benches::parse_inputs() {
+            let compact = &compact;
+            let mut cases: Vec<Case<'_>> = vec![
+                (
+                    "serde_json::from_slice".into(),
+                    Box::new(move || {
+                        let v: serde_json::Value =
+                            serde_json::from_slice(black_box(compact)).unwrap();
+                        v.is_object() as usize
+                    }),
+                ),
+                (
+                    "codec_core::from_slice".into(),
+                    Box::new(move || {
+                        let v = codec_core::from_slice(black_box(compact)).unwrap();
+                        v.as_object().is_some() as usize
+                    }),
+                ),
+            ];
+            row(label, compact.len(), &mut cases, plan, &mut header);
+        }
+    }
+}
+
+/// The groups named on the command line; none named means all.
+#[derive(Debug)]
+struct Groups(Vec<String>);
+
+impl Groups {
+    fn includes(&self, group: &str) -> bool {
+        self.0.is_empty() || self.0.iter().any(|g| g == group)
     }
 }
