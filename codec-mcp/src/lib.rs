@@ -19,6 +19,10 @@
 //! - [`JsonRpcResponse`] and [`RequestId`]: the JSON-RPC 2.0 envelope.
 //! - [`DEFAULT_MAX_TEXT_CHARS`] and [`MAX_VALUE_DEPTH`]: the default text
 //!   limit and how deep a value may nest.
+//! - With the `rmcp` feature: [`McpCodec::rmcp_result`],
+//!   [`McpCodec::rmcp_error`] and [`McpCodec::rmcp_output_schema`], the
+//!   same results and schema in the types of rmcp, the official Rust SDK
+//!   (3.11 or later 3.x), whose tools return them as they are.
 //!
 //! # Design
 //!
@@ -36,10 +40,11 @@
 //!
 //! The wire types are written by hand rather than taken from the official
 //! Rust SDK, which brings an async runtime and about fifty crates and
-//! changes major version every few months. This crate is not an MCP
-//! server: it has no transport, no session and no tool registry; a server
-//! picks the codec for the protocol version it negotiated and writes what
-//! it returns. Requests that fail before a tool runs (an unknown tool,
+//! changes major version every few months; the SDK is an optional feature
+//! for the servers built on it (below). This crate is not an MCP server:
+//! it has no transport, no session and no tool registry; a server picks
+//! the codec for the protocol version it negotiated and writes what it
+//! returns. Requests that fail before a tool runs (an unknown tool,
 //! invalid params) are JSON-RPC errors that the server writes, not tool
 //! results.
 //!
@@ -70,12 +75,65 @@
 //! assert_eq!(result.structured_content, Some(value));
 //! ```
 //!
+//! # With rmcp
+//!
+//! With the `rmcp` feature (`codec-mcp = { version = "0.1", features =
+//! ["rmcp"] }`), an rmcp tool returns the codec's result for its data as
+//! it is: markdown for the model, `structuredContent` for programs,
+//! `isError` from [`McpCodec::rmcp_error`], and the output schema it
+//! declares from [`McpCodec::rmcp_output_schema`]. Numbers in
+//! `structuredContent` become serde_json's (rmcp's types hold
+//! `serde_json::Value`); the text keeps them as written.
+//!
+//! ```
+//! # #[cfg(feature = "rmcp")] {
+//! use std::sync::LazyLock;
+//!
+//! use codec_mcp::McpCodec;
+//! use rmcp::model::CallToolResult;
+//! use rmcp::{tool, tool_handler, tool_router, ErrorData, ServerHandler};
+//!
+//! #[derive(serde::Serialize)]
+//! struct Issue {
+//!     id: u32,
+//!     title: &'static str,
+//! }
+//!
+//! static CODEC: LazyLock<McpCodec> = LazyLock::new(McpCodec::new);
+//!
+//! #[derive(Clone)]
+//! struct Tracker;
+//!
+//! #[tool_router]
+//! impl Tracker {
+//!     /// The open issues.
+//!     #[tool]
+//!     async fn issues(&self) -> Result<CallToolResult, ErrorData> {
+//!         CODEC.rmcp_result(&[Issue { id: 7, title: "Fix the build" }])
+//!     }
+//! }
+//!
+//! #[tool_handler]
+//! impl ServerHandler for Tracker {}
+//!
+//! // What the tool returns:
+//! let result = CODEC.rmcp_result(&[Issue { id: 7, title: "Fix the build" }]).unwrap();
+//! assert_eq!(result.content[0].as_text().unwrap().text, "|id|title|\n|---|---|\n|7|Fix the build|\n");
+//! assert_eq!(
+//!     result.structured_content,
+//!     Some(serde_json::json!({"result": [{"id": 7, "title": "Fix the build"}]}))
+//! );
+//! # }
+//! ```
+//!
 //! [`Codec`]: codec_core::Codec
 #![deny(missing_docs)]
 
 mod codec;
 mod draft;
 mod options;
+#[cfg(feature = "rmcp")]
+mod rmcp_result;
 mod schema;
 mod version;
 mod wire;
