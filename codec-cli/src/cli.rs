@@ -40,19 +40,41 @@ pub(crate) enum Command {
         after_help = "Example:\n  codec serve --addr 127.0.0.1:8080 &\n  curl --retry 5 --retry-connrefused -H 'Accept: text/markdown' http://127.0.0.1:8080/github"
     )]
     Serve(ServeArgs),
+    /// Serve DIR/NAME.json to an MCP client over stdio: tools `list` and
+    /// `get`, results rendered by the mcp codec.
+    #[command(after_help = MCP_HELP)]
+    Mcp(McpArgs),
 }
+
+/// `codec mcp --help`'s closing text: what it answers, and how a client
+/// starts it.
+const MCP_HELP: &str = "\
+Protocol: answers MCP revisions 2025-06-18, 2025-11-25 and 2026-07-28 (the
+ones the mcp codec writes; --mcp-version names the newest to answer), and
+writes each result for the revision its client negotiated. One JSON-RPC
+message per line on stdin and stdout; a line that is not JSON-RPC gets a
+JSON-RPC error and the server goes on. Log lines go to stderr.
+
+Tools:
+  list                          the documents, with their rows
+  get {name, offset?, limit?}   a document as markdown (the text block) and
+                                as structuredContent; offset and limit page
+                                through its rows
+
+Example (an MCP client's configuration: Claude Code's .mcp.json, Claude
+Desktop's claude_desktop_config.json, Cursor's .cursor/mcp.json):
+  {\"mcpServers\": {\"docs\": {\"command\": \"codec\", \"args\": [\"mcp\", \"/path/to/dir\"]}}}";
 
 /// `--profile`'s default.
 const DEFAULT_PROFILE: &str = "default";
-/// `--mcp-version`'s default: the mcp codec's own default version.
-const DEFAULT_MCP_VERSION: &str = "2025-11-25";
 /// `--mcp-structured`'s default: the mcp codec's own default policy.
 const DEFAULT_MCP_STRUCTURED: &str = "always";
 
 /// Options of the codecs, shared by the commands that build them.
 #[derive(Debug, Args, Clone)]
 pub(crate) struct CodecOptions {
-    /// Pretty-print JSON output (the json codec, and the mcp envelope).
+    /// Pretty-print JSON output (the json codec, and the mcp envelope; not
+    /// `codec mcp`, whose messages are one per line).
     #[arg(long)]
     pub(crate) pretty: bool,
     /// The markdown profile: default (the schema of codec-md's SPEC.md) or
@@ -66,9 +88,11 @@ pub(crate) struct CodecOptions {
     /// gives back the exact value. Default profile only.
     #[arg(long)]
     pub(crate) lossless: bool,
-    /// MCP protocol version of the mcp codec.
-    #[arg(long, value_name = "VERSION", default_value = DEFAULT_MCP_VERSION)]
-    pub(crate) mcp_version: String,
+    /// MCP protocol version of the mcp codec (default 2025-11-25). With
+    /// `codec mcp`, the newest revision the server answers (default
+    /// 2026-07-28, all of them).
+    #[arg(long, value_name = "VERSION")]
+    pub(crate) mcp_version: Option<String>,
     /// When the mcp codec sends structuredContent: always, with-schema (only
     /// for tools that declare an output schema) or never.
     #[arg(long, value_name = "POLICY", default_value = DEFAULT_MCP_STRUCTURED)]
@@ -83,7 +107,7 @@ impl Default for CodecOptions {
             pretty: false,
             profile: DEFAULT_PROFILE.to_owned(),
             lossless: false,
-            mcp_version: DEFAULT_MCP_VERSION.to_owned(),
+            mcp_version: None,
             mcp_structured: DEFAULT_MCP_STRUCTURED.to_owned(),
         }
     }
@@ -183,6 +207,20 @@ pub(crate) struct ServeArgs {
     pub(crate) codec: CodecOptions,
 }
 
+#[derive(Debug, Args)]
+pub(crate) struct McpArgs {
+    /// Directory of NAME.json files, each served as document NAME; none
+    /// serves the bundled sample as `github`. A file that does not parse is
+    /// listed with its error, which `get` answers.
+    pub(crate) dir: Option<PathBuf>,
+    /// Also serve symbolic links that lead outside DIR (by default they are
+    /// skipped with a warning).
+    #[arg(long)]
+    pub(crate) follow_symlinks: bool,
+    #[command(flatten)]
+    pub(crate) codec: CodecOptions,
+}
+
 /// `--max-concurrent`: a positive count.
 fn at_least_one(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
@@ -216,6 +254,7 @@ fn duration(text: &str) -> Result<Duration, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::CommandFactory;
 
     #[test]
     fn durations() {
@@ -259,8 +298,21 @@ mod tests {
         };
         let defaults = CodecOptions::default();
         assert_eq!(format!("{:?}", args.codec), format!("{defaults:?}"));
-        let version: codec_mcp::ProtocolVersion = defaults.mcp_version.parse().unwrap();
-        assert_eq!(version, codec_mcp::ProtocolVersion::default());
+        // No --mcp-version: the codec's own default, which the help names.
+        let render = Cli::command();
+        let render = render.find_subcommand("render").unwrap();
+        let help = render
+            .get_arguments()
+            .find(|a| a.get_id() == "mcp_version")
+            .and_then(|a| a.get_help())
+            .unwrap()
+            .to_string();
+        let default = codec_mcp::ProtocolVersion::default();
+        assert!(help.contains(&format!("(default {default})")), "{help}");
+        assert!(
+            help.contains(&format!("default {}", codec_mcp::ProtocolVersion::LATEST)),
+            "{help}"
+        );
         assert_eq!(
             codec_mcp::StructuredContent::default(),
             codec_mcp::StructuredContent::Always

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use codec_core::{Codec, MediaType, O200k};
 use codec_html::HtmlCodec;
 use codec_json::JsonCodec;
-use codec_mcp::{McpCodec, ProtocolVersion, StructuredContent, TextFormat};
+use codec_mcp::{McpCodec, McpCodecBuilder, ProtocolVersion, StructuredContent, TextFormat};
 use codec_md::{MarkdownCodec, Profile};
 use negotiate::Negotiator;
 
@@ -17,6 +17,20 @@ use crate::error::CliError;
 /// conventional API answer, and markdown for every client that asks for it
 /// (Claude Code, Cursor and OpenCode all list `text/markdown` first).
 pub(crate) fn codecs(options: &CodecOptions) -> Result<Vec<Arc<dyn Codec>>, CliError> {
+    let md = markdown(options)?;
+    let mcp = mcp_builder(options, md.clone())?
+        .protocol_version(mcp_version(options)?.unwrap_or_default())
+        .build()
+        .map_err(|e| CliError::Usage(format!("mcp codec: {e}")))?;
+    Ok(vec![
+        Arc::new(JsonCodec::builder().pretty(options.pretty).build()),
+        md,
+        Arc::new(mcp),
+    ])
+}
+
+/// The markdown codec of `--profile` and `--lossless`.
+pub(crate) fn markdown(options: &CodecOptions) -> Result<Arc<dyn Codec>, CliError> {
     let profile = match options.profile.as_str() {
         "default" => Profile::Default,
         "dense" => Profile::Dense,
@@ -31,10 +45,21 @@ pub(crate) fn codecs(options: &CodecOptions) -> Result<Vec<Arc<dyn Codec>>, CliE
             "--lossless goes with the default profile only".into(),
         ));
     }
-    let version: ProtocolVersion = options
-        .mcp_version
-        .parse()
-        .map_err(|e| CliError::Usage(format!("--mcp-version: {e}")))?;
+    Ok(Arc::new(
+        MarkdownCodec::builder()
+            .profile(profile)
+            .lossless(options.lossless)
+            .build(),
+    ))
+}
+
+/// The mcp codec's options from the flags, its text written by `md`; the
+/// protocol version is the caller's (`render` takes `--mcp-version`,
+/// `codec mcp` each client's).
+pub(crate) fn mcp_builder(
+    options: &CodecOptions,
+    md: Arc<dyn Codec>,
+) -> Result<McpCodecBuilder, CliError> {
     let structured = match options.mcp_structured.as_str() {
         "always" => StructuredContent::Always,
         "with-schema" => StructuredContent::WithOutputSchema,
@@ -45,24 +70,20 @@ pub(crate) fn codecs(options: &CodecOptions) -> Result<Vec<Arc<dyn Codec>>, CliE
             )))
         }
     };
-    let md: Arc<dyn Codec> = Arc::new(
-        MarkdownCodec::builder()
-            .profile(profile)
-            .lossless(options.lossless)
-            .build(),
-    );
-    let mcp = McpCodec::builder()
-        .protocol_version(version)
+    Ok(McpCodec::builder()
         .structured_content(structured)
-        .text_format(TextFormat::Codec(md.clone()))
-        .pretty(options.pretty)
-        .build()
-        .map_err(|e| CliError::Usage(format!("mcp codec: {e}")))?;
-    Ok(vec![
-        Arc::new(JsonCodec::builder().pretty(options.pretty).build()),
-        md,
-        Arc::new(mcp),
-    ])
+        .text_format(TextFormat::Codec(md))
+        .pretty(options.pretty))
+}
+
+/// `--mcp-version`, if given.
+pub(crate) fn mcp_version(options: &CodecOptions) -> Result<Option<ProtocolVersion>, CliError> {
+    options
+        .mcp_version
+        .as_deref()
+        .map(str::parse)
+        .transpose()
+        .map_err(|e| CliError::Usage(format!("--mcp-version: {e}")))
 }
 
 /// The negotiator every command but `serve` uses: the built-in codecs,
@@ -115,7 +136,7 @@ mod tests {
             pretty: false,
             profile: profile.to_owned(),
             lossless: false,
-            mcp_version: "2025-11-25".to_owned(),
+            mcp_version: None,
             mcp_structured: "always".to_owned(),
         }
     }
