@@ -61,8 +61,11 @@ Tools:
                                 as structuredContent; offset and limit page
                                 through its rows
 
-Example (an MCP client's configuration: Claude Code's .mcp.json, Claude
-Desktop's claude_desktop_config.json, Cursor's .cursor/mcp.json):
+Example:
+  printf '%s\\n' '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"sh\",\"version\":\"1\"}}}' '{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"list\"}}' | codec mcp data
+
+In an MCP client's configuration (Claude Code's .mcp.json, Claude Desktop's
+claude_desktop_config.json, Cursor's .cursor/mcp.json):
   {\"mcpServers\": {\"docs\": {\"command\": \"codec\", \"args\": [\"mcp\", \"/path/to/dir\"]}}}";
 
 /// `--profile`'s default.

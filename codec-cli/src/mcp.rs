@@ -24,7 +24,7 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, Implementation,
     ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
 };
-use rmcp::service::{RequestContext, RoleServer};
+use rmcp::service::{RequestContext, RoleServer, ServerInitializeError};
 use rmcp::{ServerHandler, ServiceExt};
 
 use crate::cli::McpArgs;
@@ -83,10 +83,12 @@ pub(crate) fn run(args: &McpArgs) -> Result<(), CliError> {
         .map_err(CliError::Serve)?;
     runtime.block_on(async move {
         let transport = LineTransport::new(tokio::io::stdin(), tokio::io::stdout());
-        let running = server
-            .serve(transport)
-            .await
-            .map_err(|e| CliError::Mcp(e.to_string()))?;
+        let running = match server.serve(transport).await {
+            Ok(running) => running,
+            // A client that left before its first request: nothing failed.
+            Err(ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
+            Err(e) => return Err(CliError::Mcp(e.to_string())),
+        };
         running
             .waiting()
             .await
