@@ -72,6 +72,8 @@ claude_desktop_config.json, Cursor's .cursor/mcp.json):
 const DEFAULT_PROFILE: &str = "default";
 /// `--mcp-structured`'s default: the mcp codec's own default policy.
 const DEFAULT_MCP_STRUCTURED: &str = "always";
+/// `--mcp-text`'s default: the mcp codec's own default text.
+const DEFAULT_MCP_TEXT: &str = "markdown";
 
 /// Options of the codecs, shared by the commands that build them.
 #[derive(Debug, Args, Clone)]
@@ -100,6 +102,12 @@ pub(crate) struct CodecOptions {
     /// for tools that declare an output schema) or never.
     #[arg(long, value_name = "POLICY", default_value = DEFAULT_MCP_STRUCTURED)]
     pub(crate) mcp_structured: String,
+    /// What the mcp codec's text block holds: markdown (of --profile), json
+    /// (the serialized structuredContent) or summary (one line saying what
+    /// structuredContent holds, for clients that show the model the
+    /// structured content: the data is not billed twice).
+    #[arg(long, value_name = "FORMAT", default_value = DEFAULT_MCP_TEXT)]
+    pub(crate) mcp_text: String,
 }
 
 impl Default for CodecOptions {
@@ -112,6 +120,7 @@ impl Default for CodecOptions {
             lossless: false,
             mcp_version: None,
             mcp_structured: DEFAULT_MCP_STRUCTURED.to_owned(),
+            mcp_text: DEFAULT_MCP_TEXT.to_owned(),
         }
     }
 }
@@ -320,5 +329,9 @@ mod tests {
             codec_mcp::StructuredContent::default(),
             codec_mcp::StructuredContent::Always
         );
+        assert!(matches!(
+            codec_mcp::TextFormat::default(),
+            codec_mcp::TextFormat::Markdown
+        ));
     }
 }

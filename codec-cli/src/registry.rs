@@ -70,9 +70,19 @@ pub(crate) fn mcp_builder(
             )))
         }
     };
+    let text = match options.mcp_text.as_str() {
+        "markdown" => TextFormat::Codec(md),
+        "json" => TextFormat::Json,
+        "summary" => TextFormat::Summary,
+        other => {
+            return Err(CliError::Usage(format!(
+                "--mcp-text: unknown format {other:?}; expected markdown, json or summary"
+            )))
+        }
+    };
     Ok(McpCodec::builder()
         .structured_content(structured)
-        .text_format(TextFormat::Codec(md))
+        .text_format(text)
         .pretty(options.pretty))
 }
 
@@ -138,6 +148,7 @@ mod tests {
             lossless: false,
             mcp_version: None,
             mcp_structured: "always".to_owned(),
+            mcp_text: "markdown".to_owned(),
         }
     }
 

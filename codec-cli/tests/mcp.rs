@@ -377,6 +377,54 @@ fn the_sample_by_default_and_the_profile_of_the_flags() {
     }
 }
 
+/// The three ways not to pay twice, from the flags: markdown and the
+/// data (the default), markdown alone, the data and one line.
+#[test]
+fn text_and_structured_content_choices() {
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sample.json");
+    let markdown = render(&[], &sample);
+    let line = "The result is in structuredContent: an object with repositories (100 items).";
+    // (flags, text, structured content, listed output schema)
+    let cases: &[(&[&str], &str, bool)] = &[
+        (&[], &markdown, true),
+        (&["--mcp-structured", "never"], &markdown, false),
+        (&["--mcp-text", "summary"], line, true),
+    ];
+    for (flags, expected, structured) in cases {
+        let mut session = Session::start(flags);
+        session.initialize("2025-11-25");
+        let tools = session.request(1, "tools/list", json!({}));
+        let get = &tools["result"]["tools"][1];
+        assert_eq!(get.get("outputSchema").is_some(), *structured, "{flags:?}");
+        let result = session.call(2, "get", json!({"name": "github"}));
+        assert_eq!(text(&result), *expected, "{flags:?}");
+        assert_eq!(
+            result.get("structuredContent").is_some(),
+            *structured,
+            "{flags:?}"
+        );
+        // An error result keeps its text, whatever the choice.
+        let error = session.call(3, "get", json!({"name": "nope"}));
+        assert_eq!(
+            text(&error),
+            "no document named \"nope\"; the documents are: github"
+        );
+        session.finish();
+    }
+    // The specification's letter: the text is the serialized structured
+    // content (of a document small enough not to be cut).
+    let small = temp_dir("mcp-text-json").join("small.json");
+    std::fs::write(&small, r#"{"env": "prod", "port": 8080, "tags": ["a"]}"#).unwrap();
+    let json = Command::new(env!("CARGO_BIN_EXE_codec"))
+        .args(["render", "--to", "mcp", "--mcp-text", "json"])
+        .arg(&small)
+        .output()
+        .unwrap();
+    let result: Value = serde_json::from_slice(&json.stdout).unwrap();
+    let text: Value = serde_json::from_str(text(&result)).unwrap();
+    assert_eq!(text, result["structuredContent"]);
+}
+
 #[test]
 fn usage_errors() {
     let out = Command::new(env!("CARGO_BIN_EXE_codec"))
@@ -397,5 +445,15 @@ fn usage_errors() {
     assert!(
         help.contains("answers MCP revisions 2025-06-18, 2025-11-25 and 2026-07-28"),
         "{help}"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_codec"))
+        .args(["mcp", "--mcp-text", "html"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(64));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "codec: --mcp-text: unknown format \"html\"; expected markdown, json or summary\n"
     );
 }

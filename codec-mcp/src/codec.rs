@@ -10,6 +10,7 @@ use codec_md::MarkdownCodec;
 use crate::draft::{Draft, Envelope, Structured};
 use crate::options::{ConfigError, StructuredContent, TextFormat};
 use crate::schema::{advertised_output_schema, needs_wrapping};
+use crate::summary;
 use crate::version::ProtocolVersion;
 use crate::wire::{
     CallToolResult, ContentBlock, Implementation, JsonRpcResponse, RequestId, SERVER_INFO_KEY,
@@ -75,6 +76,9 @@ pub struct McpCodec {
     structured: StructuredContent,
     output_schema: Option<Arc<Value>>,
     text_codec: Arc<dyn Codec>,
+    /// [`TextFormat::Summary`]: one line where the result carries
+    /// structured content, `text_codec` (markdown) where it does not.
+    summary: bool,
     json_text: bool,
     max_text_chars: Option<usize>,
     structured_errors: bool,
@@ -233,8 +237,9 @@ impl McpCodecBuilder {
 
     /// The codec, options already checked.
     fn assemble(self) -> McpCodec {
+        let summary = matches!(self.text_format, TextFormat::Summary);
         let text_codec: Arc<dyn Codec> = match self.text_format {
-            TextFormat::Markdown => Arc::new(MarkdownCodec::new()),
+            TextFormat::Markdown | TextFormat::Summary => Arc::new(MarkdownCodec::new()),
             TextFormat::Json => Arc::new(JsonCodec::new()),
             TextFormat::Codec(codec) => codec,
         };
@@ -243,6 +248,7 @@ impl McpCodecBuilder {
             structured: self.structured,
             output_schema: self.output_schema.map(Arc::new),
             text_codec,
+            summary,
             json_text: self.json_text,
             max_text_chars: self.max_text_chars,
             structured_errors: self.structured_errors,
@@ -403,8 +409,12 @@ impl McpCodec {
             Some(self.structured(value, self.output_schema.as_deref())?)
         };
         let mut content = Vec::with_capacity(2);
-        match self.render_text(value)? {
-            Some(text) => content.push(ContentBlock::text(self.limit(text))),
+        let text = match structured {
+            Some(_) if self.summary => Some(summary::line(value)),
+            _ => self.render_text(value)?.map(|text| self.limit(text)),
+        };
+        match text {
+            Some(text) => content.push(ContentBlock::text(text)),
             None if is_error => content.push(ContentBlock::text(EMPTY_ERROR_TEXT)),
             None => {}
         }

@@ -7,8 +7,8 @@
 //! - [`McpCodecBuilder`]: its options; [`ConfigError`] when they
 //!   contradict each other.
 //! - [`StructuredContent`]: when a result carries `structuredContent`.
-//! - [`TextFormat`]: what the text block holds (markdown, JSON or the
-//!   rendering of any codec).
+//! - [`TextFormat`]: what the text block holds (markdown, JSON, one line
+//!   beside the structured content, or the rendering of any codec).
 //! - [`ProtocolVersion`] (and [`UnknownProtocolVersion`]): 2025-06-18,
 //!   2025-11-25, 2026-07-28.
 //! - [`advertised_output_schema`]: the `outputSchema` to list for a tool,
@@ -75,6 +75,31 @@
 //! assert_eq!(result.structured_content, Some(value));
 //! ```
 //!
+//! # Not paying twice
+//!
+//! A client that gives the model both the text and `structuredContent`
+//! bills the data twice. The choices, and what each costs on the eight
+//! benchmark datasets together (o200k tokens, no text limit; per dataset
+//! in BENCHMARKS.md, "MCP results: what each choice costs"):
+//!
+//! | result | options | text | structuredContent | both |
+//! |---|---|---:|---:|---:|
+//! | markdown + structured | the default | 447,131 | 366,978 | 814,109 |
+//! | markdown only | [`StructuredContent::Never`] | 447,131 | 0 | 447,131 |
+//! | dense markdown only | `Never`, [`TextFormat::Codec`] of a dense markdown codec | 256,612 | 0 | 256,612 |
+//! | one line + structured | [`TextFormat::Summary`] | 142 | 366,978 | 367,120 |
+//! | JSON + structured | [`TextFormat::Json`] | 366,978 | 366,978 | 733,956 |
+//!
+//! Every choice keeps a text block, as the specification asks of a result
+//! with structured content ("SHOULD also return the serialized JSON in a
+//! TextContent block", for clients that do not read it); the JSON one
+//! keeps the letter, at twice the data for clients that forward both.
+//! Models read markdown, so for agents markdown only is the cheapest text
+//! every client reads whole. For clients that show the model the
+//! structured content instead of the text (Claude Code, Codex, OpenCode),
+//! the one line saves the markdown they never show; a client that reads
+//! only the text then sees only the line.
+//!
 //! # With rmcp
 //!
 //! With the `rmcp` feature (`codec-mcp = { version = "0.1", features =
@@ -135,6 +160,7 @@ mod options;
 #[cfg(feature = "rmcp")]
 mod rmcp_result;
 mod schema;
+mod summary;
 mod version;
 mod wire;
 
