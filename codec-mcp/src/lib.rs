@@ -28,8 +28,9 @@
 //!
 //! A result says the same thing twice: `content` for the model, as text,
 //! and `structuredContent` for programs. The text is the markdown codec's
-//! rendering (fewer tokens than JSON), cut at `max_text_chars` by the
-//! codec that wrote it (`Codec::truncate`, so markdown at whole rows); the
+//! rendering, cut at its `text_limit` (chars, bytes or exact tokens) by
+//! the codec that wrote it (`Codec::truncate`, so markdown only where a
+//! row or an item ends, the same cut as the markdown codec's budget); the
 //! structured part is the value itself, written by the JSON codec with its
 //! exact numbers and key order. The two 2025 revisions accept only an
 //! object there, so the codec wraps anything else as `{"result": value}`,

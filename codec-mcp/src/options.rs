@@ -32,10 +32,10 @@ pub enum StructuredContent {
 /// What the main text block holds: one setting, so the format and the
 /// codec that writes it cannot disagree.
 ///
-/// The codec also cuts the text at
-/// [`max_text_chars`](crate::McpCodecBuilder::max_text_chars), through
-/// [`Codec::truncate`]: markdown at markdown boundaries, anything else by
-/// the codec's own rule or the plain cut.
+/// The codec also cuts the text at its
+/// [`text_limit`](crate::McpCodecBuilder::text_limit), through
+/// [`Codec::truncate`]: markdown where a row or an item ends, anything
+/// else by the codec's own rule or the plain cut.
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
 pub enum TextFormat {

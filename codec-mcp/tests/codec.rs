@@ -424,13 +424,15 @@ fn long_text_is_truncated_and_says_so() {
         );
         let kept_chars = kept.chars().count();
         let total = full.chars().count();
+        // The markdown cut counts the rows it left out.
+        let rows_kept = kept.lines().count() - 2;
         assert_eq!(
             note,
             format!(
-                "[Truncated: showing the first {kept_chars} of {total} characters; {} more were \
-                 omitted. Narrow the request (a filter, fewer fields, a smaller page) to see the \
-                 rest.]",
-                total - kept_chars
+                "[Truncated: showing the first {kept_chars} of {total} characters; {} of 2000 \
+                 rows were left out. Narrow the request (a filter, fewer fields, a smaller page) \
+                 to see the rest.]",
+                2000 - rows_kept
             )
         );
         common::assert_valid(
