@@ -108,6 +108,23 @@ pub(crate) struct CodecOptions {
     /// structured content: the data is not billed twice).
     #[arg(long, value_name = "FORMAT", default_value = DEFAULT_MCP_TEXT)]
     pub(crate) mcp_text: String,
+    /// The mcp codec's limit on its text block: `25000chars` (the
+    /// default; a bare number is chars too), `Nbytes`, `Ntokens` (o200k,
+    /// counted exactly), or `none`. Markdown is cut only where a row or an
+    /// item ends, and a note says how to get the rest. Claude Code fails a
+    /// tool result above 25,000 tokens of its own tokenizer: leave a margin.
+    #[arg(long, value_name = "LIMIT", value_parser = text_limit)]
+    pub(crate) mcp_text_limit: Option<TextLimitArg>,
+}
+
+/// `--mcp-text-limit`: a size in a unit, or no limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TextLimitArg {
+    None,
+    Chars(usize),
+    Bytes(usize),
+    /// o200k tokens.
+    Tokens(usize),
 }
 
 impl Default for CodecOptions {
@@ -121,6 +138,7 @@ impl Default for CodecOptions {
             mcp_version: None,
             mcp_structured: DEFAULT_MCP_STRUCTURED.to_owned(),
             mcp_text: DEFAULT_MCP_TEXT.to_owned(),
+            mcp_text_limit: None,
         }
     }
 }
@@ -242,6 +260,30 @@ fn at_least_one(text: &str) -> Result<usize, String> {
     }
 }
 
+/// `--mcp-text-limit`: `N`, `Nchars`, `Nbytes`, `Ntokens` or `none`.
+fn text_limit(text: &str) -> Result<TextLimitArg, String> {
+    if text == "none" {
+        return Ok(TextLimitArg::None);
+    }
+    let (digits, unit): (&str, fn(usize) -> TextLimitArg) =
+        if let Some(n) = text.strip_suffix("chars") {
+            (n, TextLimitArg::Chars)
+        } else if let Some(n) = text.strip_suffix("bytes") {
+            (n, TextLimitArg::Bytes)
+        } else if let Some(n) = text.strip_suffix("tokens") {
+            (n, TextLimitArg::Tokens)
+        } else {
+            (text, TextLimitArg::Chars)
+        };
+    match digits.parse::<usize>() {
+        Ok(n) => Ok(unit(n)),
+        Err(_) => Err(format!(
+            "expected a number with chars, bytes or tokens (`25000chars`, `20000tokens`), or \
+             none; found {text:?}"
+        )),
+    }
+}
+
 /// A duration flag: `10s`, `500ms`, `2m`, or a bare number of seconds;
 /// more than zero.
 fn duration(text: &str) -> Result<Duration, String> {
@@ -300,6 +342,31 @@ mod tests {
         assert_eq!(at_least_one("3"), Ok(3));
         assert!(at_least_one("0").is_err());
         assert!(at_least_one("x").is_err());
+    }
+
+    #[test]
+    fn text_limits() {
+        let cases: &[(&str, Option<TextLimitArg>)] = &[
+            ("25000", Some(TextLimitArg::Chars(25_000))),
+            ("25000chars", Some(TextLimitArg::Chars(25_000))),
+            ("4096bytes", Some(TextLimitArg::Bytes(4096))),
+            ("20000tokens", Some(TextLimitArg::Tokens(20_000))),
+            ("0tokens", Some(TextLimitArg::Tokens(0))),
+            ("none", Some(TextLimitArg::None)),
+            ("20k", None),
+            ("tokens", None),
+            ("-1", None),
+            ("20000 tokens", None),
+            ("", None),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(text_limit(text).ok(), *expected, "{text:?}");
+        }
+        assert_eq!(
+            text_limit("20k").unwrap_err(),
+            "expected a number with chars, bytes or tokens (`25000chars`, `20000tokens`), or \
+             none; found \"20k\""
+        );
     }
 
     #[test]

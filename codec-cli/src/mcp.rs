@@ -18,8 +18,8 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use codec_core::Value;
-use codec_mcp::{McpCodec, ProtocolVersion};
+use codec_core::{TextLimit, Value};
+use codec_mcp::{McpCodec, McpCodecBuilder, ProtocolVersion, DEFAULT_MAX_TEXT_CHARS};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, Implementation,
     ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
@@ -31,7 +31,7 @@ use crate::cli::McpArgs;
 use crate::error::CliError;
 use crate::{directory, input, registry};
 
-use self::library::Library;
+use self::library::{Library, Page};
 use self::tools::{GetRequest, GET, LIST};
 use self::transport::LineTransport;
 
@@ -108,6 +108,14 @@ struct State {
     /// schema is the tool's.
     list: McpCodec,
     get: McpCodec,
+    /// `get`'s options, for the codec of each call: its text limit ends
+    /// with a note that names the call that gets the next rows.
+    get_builder: McpCodecBuilder,
+    /// The text limit (`--mcp-text-limit`, else the codec's default).
+    text_limit: Option<TextLimit>,
+    /// Whether results carry structured content (not `--mcp-structured
+    /// never`).
+    structured: bool,
     /// The revisions answered, oldest first.
     versions: Vec<ProtocolVersion>,
 }
@@ -123,17 +131,24 @@ impl Server {
         let builder = registry::mcp_builder(&args.codec, md)?;
         // `never`: no schema (the codec refuses both). `with-schema`:
         // both tools declare one, so it is `always` here.
-        let with_schema = args.codec.mcp_structured != "never";
-        let codec = |schema: Value| {
+        let structured = args.codec.mcp_structured != "never";
+        let tool = |schema: Value| builder.clone().output_schema(structured.then_some(schema));
+        let build = |builder: McpCodecBuilder| {
             builder
-                .clone()
-                .output_schema(with_schema.then_some(schema))
                 .build()
                 .map_err(|e| CliError::Usage(format!("mcp codec: {e}")))
         };
+        let get_builder = tool(tools::get_output_schema(library.all_objects()));
+        let text_limit = match args.codec.mcp_text_limit {
+            Some(limit) => registry::text_limit(limit),
+            None => Some(TextLimit::chars(DEFAULT_MAX_TEXT_CHARS)),
+        };
         Ok(Server(Arc::new(State {
-            list: codec(tools::list_output_schema())?,
-            get: codec(tools::get_output_schema(library.all_objects()))?,
+            list: build(tool(tools::list_output_schema()))?,
+            get: build(get_builder.clone())?,
+            get_builder,
+            text_limit,
+            structured,
             library,
             versions,
         })))
@@ -157,28 +172,50 @@ impl Server {
     }
 
     /// `get`: the document, or a slice of its rows, or a tool error
-    /// saying why not.
+    /// saying why not. A text cut to the limit ends with the call that
+    /// gets the rows after the ones it kept.
     fn get(
         &self,
         version: ProtocolVersion,
         request: &GetRequest,
     ) -> Result<CallToolResult, ErrorData> {
-        let codec = self.0.get.with_protocol_version(version);
-        let result = match self.value(request) {
-            Ok(value) => codec.result(&value).unwrap_or_else(|e| {
-                codec.error_message(&format!("cannot encode document {:?}: {e}", request.name))
-            }),
-            Err(refusal) => codec.error_message(&refusal),
+        let page = match self.page(request) {
+            Ok(page) => page,
+            Err(refusal) => {
+                return self
+                    .0
+                    .get
+                    .with_protocol_version(version)
+                    .error_message(&refusal)
+                    .try_into()
+            }
         };
+        let hint = tools::next_page_hint(&request.name, page.start, page.rows, self.0.structured);
+        let codec = self
+            .0
+            .get_builder
+            .clone()
+            .protocol_version(version)
+            .text_limit(
+                self.0
+                    .text_limit
+                    .clone()
+                    .map(|limit| limit.with_hint_fn(hint)),
+            )
+            .build()
+            .map_err(|e| ErrorData::internal_error(format!("mcp codec: {e}"), None))?;
+        let result = codec.result(&page.value).unwrap_or_else(|e| {
+            codec.error_message(&format!("cannot encode document {:?}: {e}", request.name))
+        });
         result.try_into()
     }
 
-    fn value(&self, request: &GetRequest) -> Result<Value, String> {
+    fn page(&self, request: &GetRequest) -> Result<Page, String> {
         let document = self.0.library.document(&request.name)?;
         if request.is_slice() {
             document.slice(&request.name, request.offset.unwrap_or(0), request.limit)
         } else {
-            Ok(document.value().clone())
+            Ok(document.whole())
         }
     }
 

@@ -2,14 +2,14 @@
 
 use std::sync::Arc;
 
-use codec_core::{Codec, MediaType, O200k};
+use codec_core::{Codec, MediaType, O200k, TextLimit};
 use codec_html::HtmlCodec;
 use codec_json::JsonCodec;
 use codec_mcp::{McpCodec, McpCodecBuilder, ProtocolVersion, StructuredContent, TextFormat};
 use codec_md::{MarkdownCodec, Profile};
 use negotiate::Negotiator;
 
-use crate::cli::CodecOptions;
+use crate::cli::{CodecOptions, TextLimitArg};
 use crate::error::CliError;
 
 /// The built-in codecs in the server's order of preference: JSON first, so
@@ -80,10 +80,25 @@ pub(crate) fn mcp_builder(
             )))
         }
     };
-    Ok(McpCodec::builder()
+    let builder = McpCodec::builder()
         .structured_content(structured)
         .text_format(text)
-        .pretty(options.pretty))
+        .pretty(options.pretty);
+    Ok(match options.mcp_text_limit {
+        Some(limit) => builder.text_limit(text_limit(limit)),
+        None => builder,
+    })
+}
+
+/// `--mcp-text-limit` as the codec's limit (`None` for none): tokens are
+/// o200k's, counted exactly.
+pub(crate) fn text_limit(limit: TextLimitArg) -> Option<TextLimit> {
+    match limit {
+        TextLimitArg::None => None,
+        TextLimitArg::Chars(n) => Some(TextLimit::chars(n)),
+        TextLimitArg::Bytes(n) => Some(TextLimit::bytes(n)),
+        TextLimitArg::Tokens(n) => Some(TextLimit::tokens(n, Arc::new(O200k::new()))),
+    }
 }
 
 /// `--mcp-version`, if given.
@@ -149,6 +164,7 @@ mod tests {
             mcp_version: None,
             mcp_structured: "always".to_owned(),
             mcp_text: "markdown".to_owned(),
+            mcp_text_limit: None,
         }
     }
 

@@ -425,6 +425,107 @@ fn text_and_structured_content_choices() {
     assert_eq!(text, result["structuredContent"]);
 }
 
+/// A model pages through a table larger than the text limit by following
+/// the notes: each cut text ends with the call that gets the next rows,
+/// and the pages hold every row, in order, once. The limit holds in its
+/// unit: o200k tokens counted exactly, or chars.
+#[test]
+fn notes_page_through_a_table_larger_than_the_limit() {
+    use codec_core::TokenCounter;
+    let dir = temp_dir("budget");
+    let rows: Vec<Value> = (0..300)
+        .map(|i| json!({"id": i, "name": format!("row number {i}"), "note": "some words here"}))
+        .collect();
+    std::fs::write(dir.join("big.json"), json!({"rows": rows}).to_string()).unwrap();
+    let o200k = codec_core::O200k::new();
+    let tokens = |text: &str| o200k.count(text);
+    let chars = |text: &str| text.chars().count();
+    // (flags, the limit in its unit, the unit)
+    type Case<'a> = (&'a [&'a str], usize, &'a dyn Fn(&str) -> usize);
+    let cases: [Case<'_>; 3] = [
+        (&["--mcp-text-limit", "1500tokens"], 1500, &tokens),
+        (&["--mcp-text-limit", "4000"], 4000, &chars),
+        (
+            &["--mcp-text-limit", "1200tokens", "--profile", "dense"],
+            1200,
+            &tokens,
+        ),
+    ];
+    for (flags, limit, measure) in cases {
+        let mut args = vec![dir.to_str().unwrap()];
+        args.extend_from_slice(flags);
+        let mut session = Session::start(&args);
+        session.initialize("2025-11-25");
+        let mut arguments = json!({"name": "big"});
+        let mut offset = 0;
+        let mut pages = 0;
+        loop {
+            pages += 1;
+            assert!(pages < 100, "{flags:?}: no end");
+            let result = session.call(pages, "get", arguments.clone());
+            let text = text(&result);
+            assert!(
+                measure(text) <= limit,
+                "{flags:?}: {} > {limit}",
+                measure(text)
+            );
+            assert!(
+                text.contains(&format!("row number {offset}|")),
+                "{flags:?}: {text}"
+            );
+            let Some(note) = text.rsplit_once("[Truncated: ") else {
+                assert!(text.contains("row number 299|"), "{flags:?}");
+                break;
+            };
+            let call = note
+                .1
+                .split_once("Call get with ")
+                .and_then(|(_, rest)| rest.strip_suffix(" for the next rows.]"))
+                .unwrap_or_else(|| panic!("{flags:?}: no next call in {}", note.1));
+            arguments = serde_json::from_str(call).unwrap();
+            let next = arguments["offset"].as_u64().unwrap() as usize;
+            assert!(next > offset, "{flags:?}: {next} after {offset}");
+            // The last row kept is the one before the next page's first.
+            assert!(
+                text.contains(&format!("row number {}|", next - 1)),
+                "{flags:?}"
+            );
+            assert!(!text.contains(&format!("row number {next}|")), "{flags:?}");
+            offset = next;
+        }
+        assert!(pages > 2, "{flags:?}: {pages} pages");
+        session.finish();
+    }
+}
+
+/// A document without rows, cut: the note says where the rest is.
+#[test]
+fn a_cut_document_without_rows_says_where_the_rest_is() {
+    let dir = temp_dir("budget-object");
+    let members: serde_json::Map<String, Value> = (0..200)
+        .map(|i| (format!("key{i}"), json!(format!("value {i}"))))
+        .collect();
+    std::fs::write(dir.join("wide.json"), Value::Object(members).to_string()).unwrap();
+    for (flags, hint) in [
+        (
+            &[][..],
+            "The structuredContent of this result holds all of it.]",
+        ),
+        (
+            &["--mcp-structured", "never"][..],
+            "It has no rows to page through; raise --mcp-text-limit to see all of it.]",
+        ),
+    ] {
+        let mut args = vec![dir.to_str().unwrap(), "--mcp-text-limit", "300"];
+        args.extend_from_slice(flags);
+        let mut session = Session::start(&args);
+        session.initialize("2025-11-25");
+        let result = session.call(1, "get", json!({"name": "wide"}));
+        assert!(text(&result).ends_with(hint), "{}", text(&result));
+        session.finish();
+    }
+}
+
 #[test]
 fn usage_errors() {
     let out = Command::new(env!("CARGO_BIN_EXE_codec"))

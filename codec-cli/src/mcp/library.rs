@@ -32,6 +32,17 @@ pub(crate) struct Document {
     table: Table,
 }
 
+/// What `get` answers with: a document, or a slice of its rows in its
+/// shape.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Page {
+    pub(crate) value: Value,
+    /// The index of its first row in the document.
+    pub(crate) start: usize,
+    /// How many rows it holds, when the document has rows.
+    pub(crate) rows: Option<usize>,
+}
+
 /// A document, or the reason it cannot be served.
 #[derive(Debug)]
 enum Entry {
@@ -134,9 +145,13 @@ impl Document {
         Document { value, table }
     }
 
-    /// The whole document.
-    pub(crate) fn value(&self) -> &Value {
-        &self.value
+    /// The whole document, as a page.
+    pub(crate) fn whole(&self) -> Page {
+        Page {
+            value: self.value.clone(),
+            start: 0,
+            rows: self.rows().map(<[Value]>::len),
+        }
     }
 
     /// Its rows, if it has a table.
@@ -159,7 +174,7 @@ impl Document {
         name: &str,
         offset: usize,
         limit: Option<usize>,
-    ) -> Result<Value, Refusal> {
+    ) -> Result<Page, Refusal> {
         let Some(rows) = self.rows() else {
             return Err(format!(
                 "document {name:?} has no rows to page through (it is not an array, nor an \
@@ -177,9 +192,14 @@ impl Document {
             offset.saturating_add(limit).min(rows.len())
         });
         let page = Value::Array(rows[offset..end].to_vec());
-        Ok(match &self.table {
+        let value = match &self.table {
             Table::Member(key) => Value::Object([(key.as_str(), page)].into_iter().collect()),
             _ => page,
+        };
+        Ok(Page {
+            value,
+            start: offset,
+            rows: Some(end - offset),
         })
     }
 }
@@ -258,7 +278,12 @@ mod tests {
             ),
         ];
         for (document, offset, limit, expected) in cases {
-            let got = document.slice("d", *offset, *limit);
+            let got = document.slice("d", *offset, *limit).map(|page| {
+                assert_eq!(page.start, *offset);
+                let rows = Document::new(page.value.clone()).rows().map(<[Value]>::len);
+                assert_eq!(page.rows, rows, "{offset} {limit:?}");
+                page.value
+            });
             let expected = expected
                 .map(|json| from_str(json).unwrap())
                 .map_err(str::to_owned);
@@ -298,8 +323,12 @@ mod tests {
             r#"no document named "c"; the documents are: a, b, bad"#
         );
         assert_eq!(
-            library.document("b").unwrap().value(),
-            &from_str(r#"{"x": 1}"#).unwrap()
+            library.document("b").unwrap().whole(),
+            Page {
+                value: from_str(r#"{"x": 1}"#).unwrap(),
+                start: 0,
+                rows: None
+            }
         );
     }
 }

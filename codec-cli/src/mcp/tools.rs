@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use codec_core::{from_str, Value};
+use codec_core::{from_str, Omission, Value};
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 
 use super::library::Refusal;
@@ -118,6 +118,37 @@ pub(crate) fn get_output_schema(all_objects: bool) -> Value {
         r#"{"description": "The document, or the slice of its rows asked for."}"#
     };
     from_str(schema).expect("a valid schema")
+}
+
+/// The last sentence of the note of a `get` text cut to the limit: the
+/// call that gets the rows after the ones kept, for a page of `rows` rows
+/// from row `start` of document `name`.
+///
+/// The markdown cut counts table rows; they are the page's rows when the
+/// page is one table of them (its row count is theirs), and the next
+/// offset is then exact. Otherwise (rows written as sections, a document
+/// without rows) the note says how to read it in pages, or that there
+/// are none.
+pub(crate) fn next_page_hint(
+    name: &str,
+    start: usize,
+    rows: Option<usize>,
+    structured: bool,
+) -> impl Fn(&Omission) -> String + Send + Sync + 'static {
+    let name = serde_json::Value::from(name).to_string();
+    move |omission: &Omission| match (rows, omission.rows) {
+        (Some(rows), Some(table)) if table.total == rows && table.kept > 0 => format!(
+            "Call get with {{\"name\": {name}, \"offset\": {}}} for the next rows.",
+            start + table.kept
+        ),
+        (Some(rows), _) if rows > 1 => format!(
+            "Call get with {{\"name\": {name}, \"offset\": {start}, \"limit\": {}}} to read \
+             these {rows} rows in smaller pages.",
+            (rows / 4).max(1)
+        ),
+        _ if structured => "The structuredContent of this result holds all of it.".to_owned(),
+        _ => "It has no rows to page through; raise --mcp-text-limit to see all of it.".to_owned(),
+    }
 }
 
 /// `get`'s arguments, or what is wrong with them.
@@ -247,6 +278,61 @@ mod tests {
         );
         assert!(request("a", Some(0), None).is_slice());
         assert!(!request("a", None, None).is_slice());
+    }
+
+    #[test]
+    fn the_note_names_the_next_page() {
+        use codec_core::Tally;
+        let omission = |rows: Option<(usize, usize)>| {
+            let mut omission = Omission::new(10, 20);
+            omission.rows = rows.map(|(kept, total)| Tally::new(kept, total));
+            omission
+        };
+        // (page rows, rows counted by the cut (kept, total), structured,
+        // hint)
+        type Case<'a> = (Option<usize>, Option<(usize, usize)>, bool, &'a str);
+        let cases: &[Case<'_>] = &[
+            (
+                Some(100),
+                Some((40, 100)),
+                true,
+                r#"Call get with {"name": "a \"b\"", "offset": 50} for the next rows."#,
+            ),
+            (
+                Some(100),
+                Some((3, 7)),
+                true,
+                r#"Call get with {"name": "a \"b\"", "offset": 10, "limit": 25} to read these 100 rows in smaller pages."#,
+            ),
+            (
+                Some(100),
+                Some((0, 100)),
+                true,
+                r#"Call get with {"name": "a \"b\"", "offset": 10, "limit": 25} to read these 100 rows in smaller pages."#,
+            ),
+            (
+                Some(1),
+                Some((0, 1)),
+                true,
+                "The structuredContent of this result holds all of it.",
+            ),
+            (
+                None,
+                None,
+                true,
+                "The structuredContent of this result holds all of it.",
+            ),
+            (
+                None,
+                Some((1, 5)),
+                false,
+                "It has no rows to page through; raise --mcp-text-limit to see all of it.",
+            ),
+        ];
+        for (rows, counted, structured, expected) in cases {
+            let hint = next_page_hint("a \"b\"", 10, *rows, *structured);
+            assert_eq!(hint(&omission(*counted)), *expected, "{rows:?} {counted:?}");
+        }
     }
 
     #[test]
