@@ -35,6 +35,9 @@ use self::library::{Library, Page};
 use self::tools::{GetRequest, GET, LIST};
 use self::transport::LineTransport;
 
+/// The server's name in `initialize` and on 2026-07-28 results.
+const SERVER_NAME: &str = "codec";
+
 /// What the server tells a client about itself in `initialize`.
 const INSTRUCTIONS: &str = "JSON documents, as markdown. Call `list` for their names and \
                             row counts, then `get` with a name; for a large table, `get` \
@@ -128,7 +131,11 @@ impl Server {
             .filter(|v| *v <= newest)
             .collect();
         let md = registry::markdown(&args.codec)?;
-        let builder = registry::mcp_builder(&args.codec, md)?;
+        // 2026-07-28 results name their server (SHOULD), as `initialize`
+        // does for the older revisions.
+        let builder = registry::mcp_builder(&args.codec, md)?.server_info(Some(
+            codec_mcp::Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION")),
+        ));
         // `never`: no schema (the codec refuses both). `with-schema`:
         // both tools declare one, so it is `always` here.
         let structured = args.codec.mcp_structured != "never";
@@ -228,7 +235,7 @@ impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
         let mut config = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_instructions(INSTRUCTIONS);
-        config.server_info = Implementation::new("codec", env!("CARGO_PKG_VERSION"));
+        config.server_info = Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION"));
         config
     }
 

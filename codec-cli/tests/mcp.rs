@@ -330,6 +330,10 @@ fn every_revision_the_codec_writes() {
         "{answer}"
     );
     assert_eq!(answer["result"]["resultType"], "complete");
+    assert_eq!(
+        answer["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "codec",
+        "{answer}"
+    );
     session.finish();
 
     // A client of an older revision is offered the newest the server has.
