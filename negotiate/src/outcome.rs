@@ -63,6 +63,10 @@ pub enum Source {
     PathExtension,
     /// The default codec: no preference, or a fallback.
     Default,
+    /// The agent policy: a known agent's `User-Agent` and an `Accept` with
+    /// no preference beyond `*/*` (see
+    /// [`NegotiatorBuilder::agent_format`](crate::NegotiatorBuilder::agent_format)).
+    UserAgent,
 }
 
 /// The codec chosen for a response, with the `Content-Type` to send.

@@ -2,7 +2,7 @@
 //! request's URI and headers, and the 200 answer with the chosen codec's
 //! body and `Content-Type` (refusals answer in `refusal.rs`).
 
-use http::header::{HeaderMap, HeaderValue, ACCEPT, CONTENT_TYPE};
+use http::header::{HeaderMap, HeaderValue, ACCEPT, CONTENT_TYPE, USER_AGENT};
 use http::{Request, Response, Uri};
 use serde::Serialize;
 
@@ -20,8 +20,9 @@ impl Negotiator {
         self.negotiate(headers.get_all(ACCEPT))
     }
 
-    /// Negotiates from the request's URI (the overrides) and `Accept`
-    /// lines; see [`Negotiator::negotiate_target`].
+    /// Negotiates from the request's URI (the overrides), `Accept` lines
+    /// and `User-Agent` (for the agent policy, when it is on); see
+    /// [`Negotiator::negotiate_agent`].
     ///
     /// # Errors
     ///
@@ -32,7 +33,8 @@ impl Negotiator {
         headers: &HeaderMap,
     ) -> Result<Outcome<'_>, UnknownFormat> {
         let target = uri.path_and_query().map_or("/", |pq| pq.as_str());
-        self.negotiate_target(headers.get_all(ACCEPT), target)
+        let user_agent = headers.get(USER_AGENT).map(HeaderValue::as_bytes);
+        self.negotiate_agent(headers.get_all(ACCEPT), target, user_agent)
     }
 
     /// The whole response for `value` to a request with this URI and
