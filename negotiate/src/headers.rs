@@ -114,6 +114,8 @@ pub struct ResponseHeaders {
     etag: bool,
     alternates: Vec<String>,
     tokens: Option<TokenHeader>,
+    /// Headers every response of a format carries, by format name.
+    fixed: Vec<(String, HeaderName, HeaderValue)>,
 }
 
 /// The token count's counter and the formats whose responses carry it.
@@ -140,6 +142,7 @@ impl ResponseHeaders {
                 etag: true,
                 alternates: vec!["md".to_owned(), "json".to_owned()],
                 tokens: None,
+                fixed: Vec::new(),
             },
             token_formats: vec!["md".to_owned()],
             counter: None,
@@ -152,6 +155,7 @@ impl ResponseHeaders {
             etag: false,
             alternates: Vec::new(),
             tokens: None,
+            fixed: Vec::new(),
         }
     }
 
@@ -198,6 +202,11 @@ impl ResponseHeaders {
         }
         if let Some(link) = self.link(negotiator, &request.uri, selection.format()) {
             headers.append(LINK, link);
+        }
+        for (format, name, value) in &self.fixed {
+            if format.eq_ignore_ascii_case(selection.format()) {
+                headers.insert(name, value.clone());
+            }
         }
         let not_modified = response.status == StatusCode::OK
             && (request.method == Method::GET || request.method == Method::HEAD)
@@ -246,6 +255,7 @@ impl fmt::Debug for ResponseHeaders {
         f.debug_struct("ResponseHeaders")
             .field("etag", &self.etag)
             .field("alternates", &self.alternates)
+            .field("fixed", &self.fixed)
             .field(
                 "tokens",
                 &self
@@ -317,6 +327,23 @@ impl ResponseHeadersBuilder {
         formats: impl IntoIterator<Item = S>,
     ) -> ResponseHeadersBuilder {
         self.token_formats = formats.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// A header that every response of `format` carries, such as the
+    /// `Content-Security-Policy` the HTML page is built for (none by
+    /// default). Set on `200` and `304` answers alike; a second value for
+    /// the same format and name replaces the first.
+    pub fn format_header(
+        mut self,
+        format: &str,
+        name: HeaderName,
+        value: HeaderValue,
+    ) -> ResponseHeadersBuilder {
+        self.headers
+            .fixed
+            .retain(|(f, n, _)| !(f.eq_ignore_ascii_case(format) && *n == name));
+        self.headers.fixed.push((format.to_owned(), name, value));
         self
     }
 

@@ -309,6 +309,11 @@ fn with_headers_adds_validators_links_and_a_token_count() {
     let negotiator = Arc::new(support::builder().build().unwrap());
     let headers = negotiate::ResponseHeaders::builder()
         .token_counter(Some(Arc::new(Words)))
+        .format_header(
+            "json",
+            axum::http::header::CACHE_CONTROL,
+            axum::http::HeaderValue::from_static("max-age=60"),
+        )
         .build();
     let mut service = routes().layer(NegotiateLayer::with_headers(negotiator, headers));
     let md = [("accept", "text/markdown")];
@@ -338,6 +343,7 @@ fn with_headers_adds_validators_links_and_a_token_count() {
         "{head}"
     );
     assert!(!head.contains("x-markdown-tokens"), "{head}");
+    assert!(head.contains("cache-control: max-age=60"), "{head}");
     // (method, target, If-None-Match, status, body)
     let weak = format!("W/{etag}");
     let list = format!("\"other\", {etag}");
