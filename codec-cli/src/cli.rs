@@ -19,7 +19,7 @@ pub(crate) struct Cli {
 pub(crate) enum Command {
     /// Encode JSON input with a codec (markdown by default).
     #[command(
-        after_help = "Examples:\n  codec render --sample\n  codec render data.json --profile dense\n  codec render data.json --to json --pretty\n  codec render - --accept 'text/markdown, */*;q=0.1' < data.json"
+        after_help = "Examples:\n  codec render --sample\n  codec render data.json --profile dense\n  codec render data.json --to json --pretty\n  codec render --sample --budget 500 --budget-hint 'Ask for fewer repositories.'\n  codec render - --accept 'text/markdown, */*;q=0.1' < data.json"
     )]
     Render(RenderArgs),
     /// Read markdown (codec-md's, or GFM tables and key lists) back into JSON.
@@ -35,9 +35,10 @@ pub(crate) enum Command {
     /// Bytes and o200k tokens of JSON and every codec, as a markdown table.
     #[command(after_help = "Example:\n  codec stats data/*.json")]
     Stats(StatsArgs),
-    /// Serve DIR/NAME.json at /NAME, negotiated by Accept and ?format=.
+    /// Serve DIR/NAME.json at /NAME, negotiated by Accept, ?format= and
+    /// known agents' User-Agent, with ETag, Link and x-markdown-tokens.
     #[command(
-        after_help = "Example:\n  codec serve --addr 127.0.0.1:8080 &\n  curl --retry 5 --retry-connrefused -H 'Accept: text/markdown' http://127.0.0.1:8080/github"
+        after_help = "Examples:\n  codec serve --addr 127.0.0.1:8080 --profile dense --budget 2000 &\n  curl --retry 5 --retry-connrefused -i -H 'Accept: text/markdown' http://127.0.0.1:8080/github"
     )]
     Serve(ServeArgs),
 }
@@ -73,6 +74,33 @@ pub(crate) struct CodecOptions {
     /// for tools that declare an output schema) or never.
     #[arg(long, value_name = "POLICY", default_value = DEFAULT_MCP_STRUCTURED)]
     pub(crate) mcp_structured: String,
+    /// Keep markdown (and the mcp codec's text) within this budget, cut
+    /// only between table rows and items, with a note saying how many
+    /// were left out: `2000` or `2000tokens` (exact o200k tokens),
+    /// `8000chars`, `16000bytes`. No budget by default (the mcp text
+    /// keeps its own 25000 chars).
+    #[arg(long, value_name = "N[UNIT]", value_parser = budget)]
+    pub(crate) budget: Option<Budget>,
+    /// The last sentence of the budget's note: how to get the rest.
+    /// `{rows}` and `{items}` become the numbers kept.
+    #[arg(long, value_name = "TEXT", requires = "budget")]
+    pub(crate) budget_hint: Option<String>,
+}
+
+/// A `--budget`: a size and its unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Budget {
+    pub(crate) max: usize,
+    pub(crate) unit: BudgetUnit,
+}
+
+/// What a `--budget` counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BudgetUnit {
+    /// Exact o200k_base tokens.
+    Tokens,
+    Chars,
+    Bytes,
 }
 
 impl Default for CodecOptions {
@@ -85,6 +113,8 @@ impl Default for CodecOptions {
             lossless: false,
             mcp_version: DEFAULT_MCP_VERSION.to_owned(),
             mcp_structured: DEFAULT_MCP_STRUCTURED.to_owned(),
+            budget: None,
+            budget_hint: None,
         }
     }
 }
@@ -183,6 +213,29 @@ pub(crate) struct ServeArgs {
     pub(crate) codec: CodecOptions,
 }
 
+/// `--budget`: a positive number, then `tokens` (also without a unit),
+/// `chars` or `bytes`.
+fn budget(text: &str) -> Result<Budget, String> {
+    let digits = text.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let unit = match &text[digits.len()..] {
+        "" | "tokens" => BudgetUnit::Tokens,
+        "chars" => BudgetUnit::Chars,
+        "bytes" => BudgetUnit::Bytes,
+        other => {
+            return Err(format!(
+                "unknown unit {other:?}: use tokens (the default), chars or bytes"
+            ))
+        }
+    };
+    match digits.parse::<usize>() {
+        Ok(0) => Err("must be more than zero".into()),
+        Ok(max) => Ok(Budget { max, unit }),
+        Err(_) => Err(format!(
+            "expected a number, then tokens, chars or bytes (`2000`, `8000chars`), found {text:?}"
+        )),
+    }
+}
+
 /// `--max-concurrent`: a positive count.
 fn at_least_one(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
@@ -247,6 +300,40 @@ mod tests {
             assert_eq!(duration(text), expected.map_err(str::to_owned), "{text:?}");
         }
         assert_eq!(at_least_one("3"), Ok(3));
+        let tokens = |max| Budget {
+            max,
+            unit: BudgetUnit::Tokens,
+        };
+        let budgets: &[(&str, Result<Budget, &str>)] = &[
+            ("2000", Ok(tokens(2000))),
+            ("2000tokens", Ok(tokens(2000))),
+            (
+                "8000chars",
+                Ok(Budget {
+                    max: 8000,
+                    unit: BudgetUnit::Chars,
+                }),
+            ),
+            (
+                "1bytes",
+                Ok(Budget {
+                    max: 1,
+                    unit: BudgetUnit::Bytes,
+                }),
+            ),
+            ("0", Err("must be more than zero")),
+            (
+                "20kb",
+                Err("unknown unit \"kb\": use tokens (the default), chars or bytes"),
+            ),
+            (
+                "tokens",
+                Err("expected a number, then tokens, chars or bytes (`2000`, `8000chars`), found \"tokens\""),
+            ),
+        ];
+        for (text, expected) in budgets {
+            assert_eq!(budget(text), expected.map_err(str::to_owned), "{text:?}");
+        }
         assert!(at_least_one("0").is_err());
         assert!(at_least_one("x").is_err());
     }
@@ -259,11 +346,11 @@ mod tests {
         };
         let defaults = CodecOptions::default();
         assert_eq!(format!("{:?}", args.codec), format!("{defaults:?}"));
-        let version: codec_mcp::ProtocolVersion = defaults.mcp_version.parse().unwrap();
-        assert_eq!(version, codec_mcp::ProtocolVersion::default());
+        let version: agent_codecs::ProtocolVersion = defaults.mcp_version.parse().unwrap();
+        assert_eq!(version, agent_codecs::ProtocolVersion::default());
         assert_eq!(
-            codec_mcp::StructuredContent::default(),
-            codec_mcp::StructuredContent::Always
+            agent_codecs::StructuredContent::default(),
+            agent_codecs::StructuredContent::Always
         );
     }
 }

@@ -1,22 +1,21 @@
-//! The built-in codecs and the negotiator over them, from the flags.
+//! The codecs and negotiators of the commands, from the flags: the
+//! standard negotiator of `agent-codecs`, configured.
 
 use std::sync::Arc;
 
-use codec_core::{Codec, MediaType, O200k};
-use codec_html::HtmlCodec;
-use codec_json::JsonCodec;
-use codec_mcp::{McpCodec, ProtocolVersion, StructuredContent, TextFormat};
-use codec_md::{MarkdownCodec, Profile};
-use negotiate::Negotiator;
+use agent_codecs::{
+    Codec, Negotiator, Profile, ProtocolVersion, ResponseHeaders, Standard, StructuredContent,
+};
 
-use crate::cli::CodecOptions;
+use crate::cli::{BudgetUnit, CodecOptions};
 use crate::error::CliError;
 
-/// The built-in codecs in the server's order of preference: JSON first, so
-/// a client that states no preference (`*/*`, or no `Accept`) gets the
-/// conventional API answer, and markdown for every client that asks for it
-/// (Claude Code, Cursor and OpenCode all list `text/markdown` first).
-pub(crate) fn codecs(options: &CodecOptions) -> Result<Vec<Arc<dyn Codec>>, CliError> {
+/// The standard codecs with the flags' options: JSON first, so a client
+/// that states no preference (`*/*`, or no `Accept`) gets the
+/// conventional API answer, and markdown for every client that asks for
+/// it (Claude Code, Cursor, OpenCode and OpenClaw all list
+/// `text/markdown` first; `text/plain` gets it too).
+pub(crate) fn standard(options: &CodecOptions) -> Result<Standard, CliError> {
     let profile = match options.profile.as_str() {
         "default" => Profile::Default,
         "dense" => Profile::Dense,
@@ -45,56 +44,51 @@ pub(crate) fn codecs(options: &CodecOptions) -> Result<Vec<Arc<dyn Codec>>, CliE
             )))
         }
     };
-    let md: Arc<dyn Codec> = Arc::new(
-        MarkdownCodec::builder()
-            .profile(profile)
-            .lossless(options.lossless)
-            .build(),
-    );
-    let mcp = McpCodec::builder()
-        .protocol_version(version)
-        .structured_content(structured)
-        .text_format(TextFormat::Codec(md.clone()))
+    let budget = options.budget.map(|budget| {
+        let limit = match budget.unit {
+            BudgetUnit::Tokens => {
+                agent_codecs::TextLimit::tokens(budget.max, Arc::new(agent_codecs::O200k::new()))
+            }
+            BudgetUnit::Chars => agent_codecs::TextLimit::chars(budget.max),
+            BudgetUnit::Bytes => agent_codecs::TextLimit::bytes(budget.max),
+        };
+        match &options.budget_hint {
+            Some(hint) => limit.with_hint(hint.clone()),
+            None => limit,
+        }
+    });
+    Ok(agent_codecs::standard()
+        .profile(profile)
+        .lossless(options.lossless)
+        .mcp_version(version)
+        .mcp_structured(structured)
         .pretty(options.pretty)
-        .build()
-        .map_err(|e| CliError::Usage(format!("mcp codec: {e}")))?;
-    Ok(vec![
-        Arc::new(JsonCodec::builder().pretty(options.pretty).build()),
-        md,
-        Arc::new(mcp),
-    ])
+        .budget(budget))
 }
 
-/// The negotiator every command but `serve` uses: the built-in codecs,
-/// `text/x-markdown` as an alias of markdown, and the library's default
-/// policies.
+/// The standard codecs in the server's order of preference.
+pub(crate) fn codecs(options: &CodecOptions) -> Result<Vec<Arc<dyn Codec>>, CliError> {
+    standard(options)?.codecs().map_err(setup)
+}
+
+/// The negotiator every command but `serve` uses: the standard one.
 pub(crate) fn negotiator(options: &CodecOptions) -> Result<Negotiator, CliError> {
-    negotiator_of(codecs(options)?)
+    standard(options)?.build().map_err(setup)
 }
 
-/// `serve`'s negotiator: the built-in codecs, then the HTML page, which
-/// links to the others and shows their bytes and o200k tokens. Last, so
-/// only a client that prefers `text/html` gets it (browsers); agents,
-/// curl and a missing `Accept` get what the other commands negotiate.
-pub(crate) fn serve_negotiator(options: &CodecOptions) -> Result<Negotiator, CliError> {
-    let mut codecs = codecs(options)?;
-    let html = HtmlCodec::builder()
+/// `serve`'s negotiator and response headers: the standard ones with the
+/// HTML page (after markdown, so only a client that prefers `text/html`,
+/// a browser, gets it) and the agent policy (known agents that send
+/// `*/*` get markdown).
+pub(crate) fn serve(options: &CodecOptions) -> Result<(Negotiator, ResponseHeaders), CliError> {
+    let standard = standard(options)?
+        .html(true)
         .title("codec serve")
-        .alternates(codecs.clone())
-        // Loads the vocabulary now, not on the first page.
-        .token_counter(Arc::new(O200k::new()))
-        .build()
-        .map_err(|e| CliError::Usage(format!("html codec: {e}")))?;
-    codecs.push(Arc::new(html));
-    negotiator_of(codecs)
-}
-
-fn negotiator_of(codecs: Vec<Arc<dyn Codec>>) -> Result<Negotiator, CliError> {
-    Negotiator::builder()
-        .codecs(codecs)
-        .alias("md", MediaType::from_static("text/x-markdown"))
-        .build()
-        .map_err(|e| CliError::Usage(format!("negotiator: {e}")))
+        .agents(true);
+    Ok((
+        standard.build().map_err(setup)?,
+        standard.response_headers(),
+    ))
 }
 
 /// The format names, for error messages.
@@ -106,17 +100,25 @@ pub(crate) fn format_names(negotiator: &Negotiator) -> String {
         .join(", ")
 }
 
+/// The flags were valid one by one but not together.
+fn setup(error: agent_codecs::SetupError) -> CliError {
+    let mut text = error.to_string();
+    let mut source = std::error::Error::source(&error);
+    while let Some(cause) = source {
+        text.push_str(&format!(": {cause}"));
+        source = cause.source();
+    }
+    CliError::Usage(text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn options(profile: &str) -> CodecOptions {
         CodecOptions {
-            pretty: false,
             profile: profile.to_owned(),
-            lossless: false,
-            mcp_version: "2025-11-25".to_owned(),
-            mcp_structured: "always".to_owned(),
+            ..CodecOptions::default()
         }
     }
 
@@ -152,15 +154,13 @@ mod tests {
         assert!(matches!(codecs(&lossless_dense), Err(CliError::Usage(_))));
     }
 
-    /// `serve` adds the page after the others: browsers get it, every
+    /// `serve` adds the page after markdown: browsers get it, every
     /// other client what the other commands negotiate.
     #[test]
     fn serve_adds_the_page_for_browsers() {
-        let (serve, other) = (
-            serve_negotiator(&options("default")).unwrap(),
-            negotiator(&options("default")).unwrap(),
-        );
-        assert_eq!(format_names(&serve), "json, md, mcp, html");
+        let (serve, _) = serve(&options("default")).unwrap();
+        let other = negotiator(&options("default")).unwrap();
+        assert_eq!(format_names(&serve), "json, md, html, mcp");
         assert_eq!(format_names(&other), "json, md, mcp");
         let chrome = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,\
                       image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7";
@@ -175,6 +175,8 @@ mod tests {
             Some("text/markdown, text/html, */*"),
             Some("*/*"),
             Some("application/json, text/event-stream"),
+            Some("application/vnd.mcp+json"),
+            Some("text/plain"),
             None,
         ] {
             assert_eq!(choice(&serve, accept), choice(&other, accept), "{accept:?}");
