@@ -100,6 +100,11 @@
 
 mod standard;
 
+// The README's Rust blocks, compiled and run as doctests of this crate.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;
+
 pub use codec_core as core;
 #[cfg(feature = "html")]
 #[cfg_attr(docsrs, doc(cfg(feature = "html")))]

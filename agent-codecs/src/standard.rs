@@ -186,8 +186,10 @@ impl Standard {
     }
 
     /// The markdown layout (default [`Profile::Default`], SPEC.md's;
-    /// [`Profile::Dense`] costs fewer tokens on most data). The MCP
-    /// codec's text follows it.
+    /// [`Profile::Dense`] costs 0.70x the tokens of compact JSON over the
+    /// eight benchmark datasets, at or under it on each, against 1.22x
+    /// for the default, which wins only on flat tables). The MCP codec's
+    /// text follows it.
     #[cfg(feature = "md")]
     #[cfg_attr(docsrs, doc(cfg(feature = "md")))]
     pub fn profile(mut self, profile: Profile) -> Standard {
