@@ -41,6 +41,26 @@ fn routes() -> Router {
         .route("/failure", get(failure))
 }
 
+/// Sends `request` through `service`; returns the response's head and its
+/// body as text.
+fn call<S>(service: &mut S, request: Request<Body>) -> (axum::http::response::Parts, String)
+where
+    S: Service<Request<Body>, Response = Response>,
+    S::Error: std::fmt::Debug,
+{
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        std::future::poll_fn(|cx| service.poll_ready(cx))
+            .await
+            .unwrap();
+        let (parts, body) = service.call(request).await.unwrap().into_parts();
+        let body = axum::body::to_bytes(body, 1 << 20).await.unwrap();
+        (parts, String::from_utf8(body.to_vec()).unwrap())
+    })
+}
+
 /// Sends one request through `service`; returns status, Content-Type,
 /// Vary and body.
 fn send<S>(service: &mut S, target: &str, accept: Option<&str>) -> (u16, String, String, String)
@@ -52,41 +72,22 @@ where
     if let Some(accept) = accept {
         request = request.header("accept", accept);
     }
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
-        std::future::poll_fn(|cx| service.poll_ready(cx))
-            .await
-            .unwrap();
-        let response = service
-            .call(request.body(Body::empty()).unwrap())
-            .await
-            .unwrap();
-        let header = |name| {
-            response
-                .headers()
-                .get_all(name)
-                .iter()
-                .map(|v| v.to_str().unwrap())
-                .collect::<Vec<_>>()
-                .join("|")
-        };
-        let (status, content_type, vary) = (
-            response.status().as_u16(),
-            header(CONTENT_TYPE),
-            header(VARY),
-        );
-        let body = axum::body::to_bytes(response.into_body(), 1 << 20)
-            .await
-            .unwrap();
-        (
-            status,
-            content_type,
-            vary,
-            String::from_utf8(body.to_vec()).unwrap(),
-        )
-    })
+    let (parts, body) = call(service, request.body(Body::empty()).unwrap());
+    let header = |name| {
+        parts
+            .headers
+            .get_all(name)
+            .iter()
+            .map(|v| v.to_str().unwrap())
+            .collect::<Vec<_>>()
+            .join("|")
+    };
+    (
+        parts.status.as_u16(),
+        header(CONTENT_TYPE),
+        header(VARY),
+        body,
+    )
 }
 
 #[test]
@@ -273,33 +274,14 @@ where
     for (name, value) in headers {
         request = request.header(*name, *value);
     }
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
-        std::future::poll_fn(|cx| service.poll_ready(cx))
-            .await
-            .unwrap();
-        let response = service
-            .call(request.body(Body::empty()).unwrap())
-            .await
-            .unwrap();
-        let status = response.status().as_u16();
-        let mut names: Vec<String> = response
-            .headers()
-            .iter()
-            .map(|(n, v)| format!("{n}: {}", v.to_str().unwrap()))
-            .collect();
-        names.sort();
-        let body = axum::body::to_bytes(response.into_body(), 1 << 20)
-            .await
-            .unwrap();
-        (
-            status,
-            names.join("\n"),
-            String::from_utf8(body.to_vec()).unwrap(),
-        )
-    })
+    let (parts, body) = call(service, request.body(Body::empty()).unwrap());
+    let mut names: Vec<String> = parts
+        .headers
+        .iter()
+        .map(|(n, v)| format!("{n}: {}", v.to_str().unwrap()))
+        .collect();
+    names.sort();
+    (parts.status.as_u16(), names.join("\n"), body)
 }
 
 /// `NegotiateLayer::with_headers`: ETag and 304, Link alternates, the token
