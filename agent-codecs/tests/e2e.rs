@@ -165,7 +165,8 @@ fn every_client_gets_its_format_with_validators_and_links() {
         let reply = get("/orders/7", &headers);
         assert_eq!(reply.status, 200, "{who}: {reply:?}");
         assert_eq!(reply.header("content-type"), Some(*content_type), "{who}");
-        assert_eq!(reply.header("vary"), Some("Accept"), "{who}");
+        // The example turns the agent policy on: User-Agent counts too.
+        assert_eq!(reply.header("vary"), Some("Accept, User-Agent"), "{who}");
         let etag = reply
             .header("etag")
             .unwrap_or_else(|| panic!("{who}: an ETag"));
@@ -275,7 +276,7 @@ fn conditional_requests_and_head() {
         assert_eq!(reply.status, *status, "{method} {if_none_match}: {reply:?}");
         assert_eq!(reply.body.is_empty(), *empty, "{method} {if_none_match}");
         assert_eq!(reply.header("etag"), Some(etag.as_str()));
-        assert_eq!(reply.header("vary"), Some("Accept"));
+        assert_eq!(reply.header("vary"), Some("Accept, User-Agent"));
         if *status == 304 {
             assert_eq!(reply.header("content-type"), None, "{reply:?}");
             assert_eq!(reply.header("x-markdown-tokens"), None, "{reply:?}");

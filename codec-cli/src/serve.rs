@@ -283,6 +283,9 @@ async fn respond(site: &Arc<Site>, request: &Parts) -> (Response<SharedBody>, Op
     let len = bytes.len();
     let response = with_headers(StatusCode::OK, header, len, SharedBody::empty());
     let (mut parts, _) = response.into_parts();
+    // `Vary` as the axum layer has it: `User-Agent` too, as the agent
+    // policy reads it.
+    selection.apply_headers(&mut parts.headers);
     if let Some(representation) = &described {
         let facts = RequestFacts::new(&request.method, &request.uri, &request.headers);
         site.headers.apply(

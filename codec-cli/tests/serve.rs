@@ -222,7 +222,7 @@ fn serve_over_real_http() {
         reply.header("content-type"),
         Some("text/markdown; charset=utf-8; variant=GFM")
     );
-    assert_eq!(reply.header("vary"), Some("Accept"));
+    assert_eq!(reply.header("vary"), Some("Accept, User-Agent"));
     assert!(reply.text().starts_with("|id|name|score|"), "{reply:?}");
 
     let reply = get(&addr, "/rows", None);
@@ -879,7 +879,7 @@ fn serve_sends_validators_links_and_token_counts() {
             "{method} {headers:?}"
         );
         assert_eq!(reply.body.is_empty(), *empty, "{method} {headers:?}");
-        assert_eq!(reply.header("vary"), Some("Accept"));
+        assert_eq!(reply.header("vary"), Some("Accept, User-Agent"));
         assert!(reply.header("etag").is_some(), "{headers:?}");
     }
     // JSON links the markdown; the page links both and carries its policy.

@@ -466,14 +466,24 @@ impl Negotiator {
     pub fn resolve(&self, choice: Choice) -> Option<Selection<'_>> {
         let offer = choice.offer_of(self.id)?;
         let codec = &self.codecs[self.offers.get(offer)?.codec];
-        Some(Selection::new(codec, &self.offers[offer], choice))
+        Some(Selection::new(
+            codec,
+            &self.offers[offer],
+            choice,
+            self.agents.is_some(),
+        ))
     }
 
     /// The selection of offer `offer`, at `quality`, chosen by `source`.
     fn select(&self, offer: usize, quality: Quality, source: Source) -> Selection<'_> {
         let choice = Choice::new(self.id, offer, quality, source);
         let offer = &self.offers[offer];
-        Selection::new(&self.codecs[offer.codec], offer, choice)
+        Selection::new(
+            &self.codecs[offer.codec],
+            offer,
+            choice,
+            self.agents.is_some(),
+        )
     }
 
     fn default_selection(&self) -> Selection<'_> {
@@ -613,7 +623,10 @@ impl NegotiatorBuilder {
     /// It applies where the `User-Agent` is read:
     /// [`Negotiator::negotiate_agent`], and `negotiate_request` and the
     /// axum layer (feature `http`). An `Accept` that names any type, an
-    /// override, or a `*/*;q=0` is obeyed as without the policy.
+    /// override, or a `*/*;q=0` is obeyed as without the policy. With it
+    /// on, every selection varies on `User-Agent` too
+    /// ([`Selection::varies_on`](crate::Selection::varies_on)), and its
+    /// responses say so in `Vary`.
     ///
     /// [`AGENT_USER_AGENTS`]: crate::AGENT_USER_AGENTS
     ///

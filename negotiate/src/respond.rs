@@ -11,7 +11,7 @@ use codec_core::CodecExt;
 use crate::negotiator::Negotiator;
 use crate::outcome::{Outcome, Selection};
 use crate::refusal::{encode_failure, UnknownFormat};
-use crate::vary::vary_accept;
+use crate::vary::vary_on;
 
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 impl Negotiator {
@@ -105,10 +105,13 @@ impl Selection<'_> {
     }
 
     /// Sets `Content-Type` and adds `Accept` to `Vary` on a response's
-    /// headers.
+    /// headers (and `User-Agent`, when the negotiator's agent policy is
+    /// on: see [`Selection::varies_on`]).
     pub fn apply_headers(&self, headers: &mut HeaderMap) {
         headers.insert(CONTENT_TYPE, self.content_type_header());
-        vary_accept(headers);
+        for field in self.varies_on() {
+            vary_on(headers, field);
+        }
     }
 
     /// A 200 response with `value` encoded by the chosen codec, or 500
