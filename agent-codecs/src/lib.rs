@@ -1,4 +1,4 @@
-//! Serve markdown to agents from axum in 14 lines:
+//! Serve markdown to agents from axum in 15 lines:
 //!
 //! ```no_run
 //! use agent_codecs::Negotiated;

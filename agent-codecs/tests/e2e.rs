@@ -115,6 +115,8 @@ const CHROME: &str = "text/html,application/xhtml+xml,application/xml;q=0.9,imag
                       image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7";
 const SAFARI: &str = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 const MCP_CLIENT: &str = "application/json, text/event-stream";
+const NINE_PARAMETERS: &str =
+    "text/markdown;a=1;b=2;c=3;d=4;e=5;f=6;g=7;h=8;i=9, application/json;q=0.5";
 const CHATGPT_USER: &str = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; \
                             ChatGPT-User/1.0; +https://openai.com/bot)";
 
@@ -153,6 +155,8 @@ fn every_client_gets_its_format_with_validators_and_links() {
             Some(CHATGPT_USER),
             JSON,
         ),
+        // An element with more than 8 parameters is skipped whole.
+        ("nine parameters", Some(NINE_PARAMETERS), None, JSON),
     ];
     for (who, accept, user_agent, content_type) in cases {
         let mut headers = Vec::new();
