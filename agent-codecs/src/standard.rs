@@ -172,7 +172,9 @@ impl Standard {
     /// ChatGPT-User, PerplexityBot, ...) get markdown when their `Accept`
     /// states no preference beyond `*/*` (off by default). Read from
     /// `User-Agent` by `negotiate_request` and the axum layer; an `Accept`
-    /// that names a type is always obeyed.
+    /// that names a type is always obeyed. With it on, responses carry
+    /// `Vary: Accept, User-Agent`, so caches keep the agents' answers
+    /// apart from everyone else's.
     pub fn agents(mut self, yes: bool) -> Standard {
         self.agents = yes;
         self
