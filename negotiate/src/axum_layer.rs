@@ -23,6 +23,7 @@ use serde::Serialize;
 use tower_layer::Layer;
 use tower_service::Service;
 
+use crate::headers::{RequestFacts, ResponseHeaders};
 use crate::negotiator::Negotiator;
 use crate::outcome::Choice;
 use crate::refusal::{encode_failure, plain_text, Refusal};
@@ -135,12 +136,28 @@ impl<T: Serialize + Send + Sync + 'static> IntoResponse for Negotiated<T> {
 #[derive(Clone, Debug)]
 pub struct NegotiateLayer {
     negotiator: Arc<Negotiator>,
+    headers: Option<Arc<ResponseHeaders>>,
 }
 
 impl NegotiateLayer {
-    /// A layer negotiating with `negotiator`.
+    /// A layer negotiating with `negotiator`; its responses carry
+    /// `Content-Type` and `Vary: Accept`, nothing more.
     pub fn new(negotiator: Arc<Negotiator>) -> NegotiateLayer {
-        NegotiateLayer { negotiator }
+        NegotiateLayer {
+            negotiator,
+            headers: None,
+        }
+    }
+
+    /// A layer negotiating with `negotiator` whose responses also carry
+    /// what `headers` adds: an `ETag` (and `304 Not Modified` for a
+    /// matching `If-None-Match`), `Link` alternates, a token count; see
+    /// [`ResponseHeaders`].
+    pub fn with_headers(negotiator: Arc<Negotiator>, headers: ResponseHeaders) -> NegotiateLayer {
+        NegotiateLayer {
+            negotiator,
+            headers: Some(Arc::new(headers)),
+        }
     }
 }
 
@@ -151,6 +168,7 @@ impl<S> Layer<S> for NegotiateLayer {
         NegotiateService {
             inner,
             negotiator: Arc::clone(&self.negotiator),
+            headers: self.headers.clone(),
         }
     }
 }
@@ -161,6 +179,7 @@ impl<S> Layer<S> for NegotiateLayer {
 pub struct NegotiateService<S> {
     inner: S,
     negotiator: Arc<Negotiator>,
+    headers: Option<Arc<ResponseHeaders>>,
 }
 
 /// A negotiation's result, owned, to carry across the handler's `await`.
@@ -191,6 +210,11 @@ where
 
     fn call(&mut self, mut request: Request<B>) -> Self::Future {
         let decision = decide(&self.negotiator, request.uri(), request.headers());
+        // Taken before the handler can see the request: only when asked.
+        let extra = self.headers.as_ref().map(|headers| {
+            let facts = RequestFacts::new(request.method(), request.uri(), request.headers());
+            (Arc::clone(headers), facts)
+        });
         if let Some(uri) = strip_extension(&self.negotiator, request.uri()) {
             *request.uri_mut() = uri;
         }
@@ -209,7 +233,7 @@ where
             let Some(Payload(data)) = response.extensions_mut().remove::<Payload>() else {
                 return Ok(response);
             };
-            Ok(finish(&negotiator, decision, response, &*data))
+            Ok(finish(&negotiator, decision, response, &*data, extra))
         })
     }
 }
@@ -235,6 +259,7 @@ fn finish(
     decision: Decision,
     response: Response,
     data: &(dyn erased_serde::Serialize + Send + Sync),
+    extra: Option<(Arc<ResponseHeaders>, RequestFacts)>,
 ) -> Response {
     let choice = match decision {
         Ok(choice) => choice,
@@ -252,6 +277,19 @@ fn finish(
             let (mut parts, _) = response.into_parts();
             parts.headers.remove(CONTENT_LENGTH);
             selection.apply_headers(&mut parts.headers);
+            if let Some((headers, request)) = extra {
+                let representation = headers.describe(&selection, &body);
+                headers.apply(
+                    negotiator,
+                    &request,
+                    &selection,
+                    &representation,
+                    &mut parts,
+                );
+                if parts.status == StatusCode::NOT_MODIFIED {
+                    body = Vec::new();
+                }
+            }
             Response::from_parts(parts, Body::from(body))
         }
         Err(error) => encode_failure(selection.format(), &error).map(Body::from),
