@@ -35,29 +35,16 @@ fn datasets_keep_their_structure() {
 /// exactly the `markdown dense` output that follows it.
 #[test]
 fn spec_examples_render_as_written() {
-    use comrak::nodes::NodeValue;
-
-    let spec = include_str!("../SPEC.md");
-    let arena = comrak::Arena::new();
-    let root = comrak::parse_document(&arena, spec, &comrak::Options::default());
-    let fences: Vec<(String, String)> = root
-        .descendants()
-        .filter_map(|node| match &node.data().value {
-            NodeValue::CodeBlock(code) => Some((code.info.clone(), code.literal.clone())),
-            _ => None,
-        })
-        .collect();
+    let fences = support::fences(include_str!("../SPEC.md"));
     let mut checked = 0;
     for pair in fences.windows(2) {
-        let [(info, input), (output_info, output)] = pair else {
-            continue;
-        };
-        if info != "json dense" {
+        let [input, output] = pair else { continue };
+        if input.info != "json dense" {
             continue;
         }
-        assert_eq!(output_info, "markdown dense", "{input}");
-        let rendered = check_dense(&from_str(input).unwrap());
-        assert_eq!(&rendered, output, "{input}");
+        assert_eq!(output.info, "markdown dense", "SPEC.md line {}", input.line);
+        let rendered = check_dense(&from_str(&input.content).unwrap());
+        assert_eq!(rendered, output.content, "SPEC.md line {}", input.line);
         checked += 1;
     }
     assert!(checked >= 3, "only {checked} dense examples");

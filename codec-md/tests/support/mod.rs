@@ -38,6 +38,32 @@ pub fn allow_code_spans(yes: bool) {
     CODE_SPANS.set(yes);
 }
 
+/// A fenced block of a markdown document (`SPEC.md`'s examples): its info
+/// string, content and line.
+#[derive(Debug, Clone)]
+pub struct Fence {
+    pub info: String,
+    pub content: String,
+    pub line: usize,
+}
+
+/// The fenced blocks of `markdown`, read by a GFM parser: exactly what a
+/// reader of the rendered document sees.
+pub fn fences(markdown: &str) -> Vec<Fence> {
+    let arena = Arena::new();
+    let root = parse_document(&arena, markdown, &Options::default());
+    root.descendants()
+        .filter_map(|node| match &node.data().value {
+            NodeValue::CodeBlock(code) => Some(Fence {
+                info: code.info.clone(),
+                content: code.literal.clone(),
+                line: node.data().sourcepos.start.line,
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
 /// A block of a rendered document, as the schema reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Block {
@@ -523,7 +549,8 @@ fn language(map: &Map) -> Option<String> {
         })
 }
 
-fn is_code(key: &str) -> bool {
+/// Whether `key` names code, so its string is fenced (`SPEC.md`, *Code*).
+pub fn is_code(key: &str) -> bool {
     CODE_KEYS.iter().any(|k| key.eq_ignore_ascii_case(k))
 }
 
