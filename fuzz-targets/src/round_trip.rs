@@ -4,7 +4,7 @@ use codec_core::{Codec, EncodeError, Number, Value, DEFAULT_MAX_DEPTH};
 use codec_md::{normalize, MarkdownCodec, ParseErrorKind, Profile};
 
 use crate::value::{is_ordinary, same, value_of};
-use crate::Verdict;
+use crate::{md_oracle, Verdict};
 
 /// The round trips `SPEC.md` promises, on the value of `data`
 /// ([`value_of`]):
@@ -90,19 +90,6 @@ fn render(value: &Value, profile: Profile) -> Option<String> {
     }
 }
 
-/// The keys whose strings are fenced (`SPEC.md`, *Code*).
-const CODE_KEYS: [&str; 9] = [
-    "diff",
-    "patch",
-    "code",
-    "snippet",
-    "source",
-    "stdout",
-    "stderr",
-    "traceback",
-    "stacktrace",
-];
-
 /// `SPEC.md`'s reading of a string after a key, from its text
 /// (*Reading*): a comma followed by a space or a tab, or ending the line,
 /// separates items; any other comma is text. Checked on the top-level
@@ -113,7 +100,7 @@ fn check_top_level_strings(value: &Value, back: &Value, markdown: &str) {
     let Value::Object(map) = value else { return };
     for (key, member) in map {
         let Value::String(s) = member else { continue };
-        let fenced = s.contains('\n') || CODE_KEYS.iter().any(|k| key.eq_ignore_ascii_case(k));
+        let fenced = s.contains('\n') || md_oracle::is_code(key);
         let edges = s.starts_with(char::is_whitespace) || s.ends_with(char::is_whitespace);
         let scalar = matches!(s.as_str(), "" | "true" | "false" | "[]" | "{}")
             || s.parse::<Number>().is_ok();

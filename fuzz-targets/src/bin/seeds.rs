@@ -18,7 +18,10 @@ use std::path::{Path, PathBuf};
 
 use codec_core::{Codec, JsonWriter, Map, Value};
 use codec_md::{MarkdownCodec, Profile};
-use comrak::nodes::NodeValue;
+
+// codec-md's test oracle, for its reading of SPEC.md's examples.
+#[path = "../../../codec-md/tests/support/mod.rs"]
+mod md_oracle;
 
 /// Items kept per array and members per object of a trimmed document.
 const KEEP: usize = 3;
@@ -28,9 +31,9 @@ fn main() {
     let mut seeds = Seeds::default();
 
     let spec = read_text(&root.join("codec-md/SPEC.md"));
-    for (info, literal, line) in fences(&spec) {
-        let name = format!("spec-{line}");
-        match info.as_str() {
+    for fence in md_oracle::fences(&spec) {
+        let (name, literal) = (format!("spec-{}", fence.line), fence.content);
+        match fence.info.as_str() {
             "json" | "json dense" | "json lossless" => {
                 let value = codec_core::from_str(&literal).expect("SPEC.md's JSON");
                 seeds.value(&name, &value);
@@ -226,22 +229,6 @@ fn trim(value: &Value) -> Value {
         ),
         scalar => scalar.clone(),
     }
-}
-
-/// The fenced blocks of a markdown document: (info string, literal, line).
-fn fences(markdown: &str) -> Vec<(String, String, usize)> {
-    let arena = comrak::Arena::new();
-    let root = comrak::parse_document(&arena, markdown, &comrak::Options::default());
-    root.descendants()
-        .filter_map(|node| match &node.data().value {
-            NodeValue::CodeBlock(code) => Some((
-                code.info.clone(),
-                code.literal.clone(),
-                node.data().sourcepos.start.line,
-            )),
-            _ => None,
-        })
-        .collect()
 }
 
 fn sorted_dir(dir: &Path) -> Vec<PathBuf> {
