@@ -7,6 +7,9 @@
 //!   and the codec alike.
 //! - Memory and scale: the `gen-large` and `render-mem` binaries, driven by
 //!   `benches/scale.sh`.
+//! - The negotiated path end to end ([`serve`]): the `serve` bench and the
+//!   `serve` group of `ratios` serve typed data through an axum `Router`,
+//!   `axum::Json` beside the three negotiated codecs.
 //! - Tokens: [`tokens::report`], printed by the `token-report` binary.
 //!
 //! The datasets ([`DATASETS`]) are embedded from `benches/data/`; their
@@ -17,6 +20,7 @@
 pub mod codecs;
 pub mod data;
 pub mod large;
+pub mod serve;
 pub mod tokens;
 pub mod types;
 

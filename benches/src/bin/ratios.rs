@@ -8,7 +8,8 @@
 //! and prints the median ratio over rounds and the median throughput (MB
 //! of compact JSON per second), as markdown.
 //!
-//! `cargo run -p benches --release --bin ratios [-- ROUNDS [ROUND_MS]]`
+//! `cargo run -p benches --release --bin ratios [-- ROUNDS [ROUND_MS] [GROUP...]]`
+//! GROUP is `typed`, `value`, `parse` or `serve` (default: all four).
 //! With `--features toon`, the TOON encoder is a column too (and serde_json
 //! has `preserve_order`, see benches/Cargo.toml).
 
@@ -16,6 +17,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use benches::codecs::codecs;
+use benches::serve::{self, Route, Server};
 use benches::types::{Typed, Visit};
 use benches::DATASETS;
 use codec_core::{Codec, CodecExt};
@@ -144,10 +146,37 @@ impl Visit for TypedRow<'_> {
     }
 }
 
+/// The negotiated path end to end ([`benches::serve`]): `axum::Json`
+/// beside the three negotiated codecs, through an axum `Router`.
+fn serve_group(plan: Plan) {
+    println!("\n### serve (typed data through an axum Router; baseline axum::Json)\n");
+    let mut header = false;
+    for (label, typed) in serve::inputs() {
+        let server = Server::typed(&typed);
+        let bytes = server.body_len(Route::AxumJson);
+        let server = &server;
+        let mut cases: Vec<Case<'_>> = Route::ALL
+            .iter()
+            .map(|&route| -> Case<'_> {
+                (
+                    route.name().into(),
+                    Box::new(move || server.body_len(black_box(route))),
+                )
+            })
+            .collect();
+        row(label, bytes, &mut cases, plan, &mut header);
+    }
+}
+
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let rounds = args.next().and_then(|a| a.parse().ok()).unwrap_or(15);
-    let round_ms: f64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(20.0);
+    // Numbers are ROUNDS then ROUND_MS; words name the groups to run.
+    let (numbers, groups): (Vec<String>, Vec<String>) = std::env::args()
+        .skip(1)
+        .partition(|a| a.parse::<f64>().is_ok());
+    let includes = |group: &str| groups.is_empty() || groups.iter().any(|g| g == group);
+    let mut numbers = numbers.into_iter();
+    let rounds = numbers.next().and_then(|a| a.parse().ok()).unwrap_or(15);
+    let round_ms: f64 = numbers.next().and_then(|a| a.parse().ok()).unwrap_or(20.0);
     let plan = Plan {
         rounds,
         round_ns: round_ms * 1e6,
@@ -158,17 +187,31 @@ fn main() {
          serde_json within a round (lower is faster), then median MB/s of compact JSON.\n"
     );
 
-    println!("### typed (a handler's structs)\n");
-    let mut header = false;
-    for dataset in &DATASETS {
-        Typed::load(dataset).visit(&mut TypedRow {
-            dataset: dataset.name,
-            plan,
-            header: &mut header,
-            codecs: &codecs,
-        });
+    if includes("typed") {
+        println!("### typed (a handler's structs)\n");
+        let mut header = false;
+        for dataset in &DATASETS {
+            Typed::load(dataset).visit(&mut TypedRow {
+                dataset: dataset.name,
+                plan,
+                header: &mut header,
+                codecs: &codecs,
+            });
+        }
     }
+    if includes("value") {
+        value_group(plan, &codecs);
+    }
+    if includes("parse") {
+        parse_group(plan);
+    }
+    if includes("serve") {
+        serve_group(plan);
+    }
+}
 
+/// A parsed value re-rendered by every codec.
+fn value_group(plan: Plan, codecs: &[benches::codecs::Named]) {
     println!("\n### value (a parsed body re-rendered)\n");
     let mut header = false;
     for dataset in &DATASETS {
@@ -179,7 +222,7 @@ fn main() {
             "serde_json::to_vec".into(),
             Box::new(|| serde_json::to_vec(black_box(&theirs)).unwrap().len()),
         )];
-        for (name, codec) in &codecs {
+        for (name, codec) in codecs {
             let ours = &ours;
             cases.push((
                 (*name).into(),
@@ -201,7 +244,10 @@ fn main() {
         ));
         row(dataset.name, bytes, &mut cases, plan, &mut header);
     }
+}
 
+/// JSON bytes to a value, against serde_json.
+fn parse_group(plan: Plan) {
     println!("\n### parse (JSON bytes to a value)\n");
     let mut header = false;
     for dataset in &DATASETS {
