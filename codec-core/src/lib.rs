@@ -79,14 +79,16 @@ mod media_type;
 mod number;
 mod parse;
 mod ser;
+mod tape;
 #[cfg(feature = "testkit")]
 #[cfg_attr(docsrs, doc(cfg(feature = "testkit")))]
 pub mod testkit;
 mod tokens;
 mod truncate;
 mod value;
+mod view;
 
-pub use codec::{is_valid_format_name, Codec, CodecExt, EncodeError};
+pub use codec::{is_valid_format_name, Codec, CodecExt, EncodeError, FastPath};
 pub use json::{JsonEscapes, JsonStyle, JsonWriter, StandardEscapes};
 pub use map::{IntoIter as MapIntoIter, Iter as MapIter, Map};
 pub use media_type::{MediaType, MediaTypeError};
@@ -98,9 +100,11 @@ pub use parse::{
 pub use ser::{key_to_string, to_value, write_key, ToValueError};
 #[doc(hidden)]
 pub use ser::{NUMBER_TOKEN, ORDERED_MAP_TOKEN};
+pub use tape::{Tape, TapeElements, TapeMembers, TapeNode};
 #[cfg(feature = "o200k")]
 #[cfg_attr(docsrs, doc(cfg(feature = "o200k")))]
 pub use tokens::O200k;
 pub use tokens::TokenCounter;
 pub use truncate::{truncate_plain, truncate_with, Omission, TextLimit, Truncation};
 pub use value::Value;
+pub use view::{NumberView, ValueView, ViewKind};

@@ -10,7 +10,7 @@ use std::ops::Range;
 
 use serde::ser::{self, Serialize};
 
-use super::value::write_value;
+use super::value::write_view;
 use super::{JsonEscapes, JsonWriter};
 use crate::{write_key, Number, ToValueError, Value, NUMBER_TOKEN, ORDERED_MAP_TOKEN};
 
@@ -201,7 +201,7 @@ impl<E: JsonEscapes> SortedMap<'_, E> {
         let mut members = Vec::with_capacity(map.len() + 1);
         for (key, value) in map {
             let from = scratch.len();
-            write_value(self.writer, &value, &mut scratch, self.level + 1)
+            write_view(self.writer, &value, &mut scratch, self.level + 1)
                 .map_err(|e| ser::Error::custom(e.to_string()))?;
             members.push((key, from..scratch.len()));
         }
