@@ -1,6 +1,6 @@
 //! [`MarkdownCodec`]: the [`Codec`] for `text/markdown; variant=GFM`.
 
-use codec_core::{Codec, EncodeError, MediaType, TextLimit, Truncation, Value};
+use codec_core::{Codec, EncodeError, FastPath, MediaType, Tape, TextLimit, Truncation, Value};
 
 use crate::read;
 use crate::write::{self, Options};
@@ -13,9 +13,10 @@ const MEDIA_TYPE: &str = "text/markdown; charset=utf-8; variant=GFM";
 /// rules of `SPEC.md`.
 ///
 /// Format name `md`, media type `text/markdown; charset=utf-8;
-/// variant=GFM`. Native Rust values go through [`codec_core::to_value`]
-/// (struct field order, sorted map keys), so the markdown mirrors the JSON
-/// codec member for member.
+/// variant=GFM`. Native Rust values are recorded on a
+/// [`Tape`] ([`FastPath::Tape`]), normalized as [`codec_core::to_value`]
+/// normalizes them (struct field order, sorted map keys), so the markdown
+/// mirrors the JSON codec member for member.
 ///
 /// ```
 /// use std::collections::HashMap;
@@ -91,6 +92,17 @@ impl Codec for MarkdownCodec {
 
     fn encode_value(&self, value: &Value, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         write::render(value, out, &self.options)
+    }
+
+    /// A tape: the writer walks typed data as it walks a [`Value`], with
+    /// no tree built.
+    fn fast_path(&self) -> FastPath {
+        FastPath::Tape
+    }
+
+    /// The same walk as [`Codec::encode_value`], over the tape.
+    fn encode_tape(&self, tape: &Tape, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        write::render(tape.root(), out, &self.options)
     }
 
     /// Cuts at markdown boundaries: [`truncate`](crate::truncate).

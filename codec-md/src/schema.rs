@@ -11,7 +11,7 @@
 
 use std::collections::HashSet;
 
-use codec_core::{Map, Number, Value};
+use codec_core::{Number, Value, ValueView, ViewKind};
 
 /// Keys whose string values are code, written fenced even on one line.
 const CODE_KEYS: [&str; 9] = [
@@ -44,26 +44,36 @@ pub(crate) enum Label<'v> {
 }
 
 /// An object's members, labelled by key.
-pub(crate) fn members(map: &Map) -> impl Iterator<Item = (Label<'_>, &Value)> + Clone {
-    map.iter().map(|(k, v)| (Label::Key(k), v))
+pub(crate) fn members<'v, V, I>(members: I) -> impl Iterator<Item = (Label<'v>, V)> + Clone
+where
+    V: ValueView<'v>,
+    I: Iterator<Item = (&'v str, V)> + Clone,
+{
+    members.map(|(k, v)| (Label::Key(k), v))
 }
 
 /// An array's elements, labelled `[i]`.
-pub(crate) fn elements(items: &[Value]) -> impl Iterator<Item = (Label<'_>, &Value)> + Clone {
-    items.iter().enumerate().map(|(i, v)| (Label::Index(i), v))
+pub(crate) fn elements<'v, V, I>(items: I) -> impl Iterator<Item = (Label<'v>, V)> + Clone
+where
+    V: ValueView<'v>,
+    I: Iterator<Item = V> + Clone,
+{
+    items.enumerate().map(|(i, v)| (Label::Index(i), v))
 }
 
 /// Where `value`, named `label`, goes in its container's body.
-pub(crate) fn placement<'v>(label: Label<'_>, value: &'v Value) -> Placement<'v> {
-    match value {
-        Value::String(s)
+pub(crate) fn placement<'v, V: ValueView<'v>>(label: Label<'_>, value: V) -> Placement<'v> {
+    match value.kind() {
+        ViewKind::String(s)
             if (s.contains('\n') || matches!(label, Label::Key(key) if is_code_key(key)))
                 && fence_eligible(s) =>
         {
             Placement::Fenced(s)
         }
-        Value::Array(items) if !items.is_empty() && !is_inline_list(items) => Placement::Section,
-        Value::Object(map) if !map.is_empty() => Placement::Section,
+        ViewKind::Array(items) if items.len() > 0 && !is_inline_list(items.clone()) => {
+            Placement::Section
+        }
+        ViewKind::Object(members) if members.len() > 0 => Placement::Section,
         _ => Placement::Inline,
     }
 }
@@ -80,10 +90,11 @@ pub(crate) fn fence_eligible(s: &str) -> bool {
 
 /// Whether an array is written inline, `a, b, c`: only scalars, and no
 /// string that holds the separator's comma or a line break.
-pub(crate) fn is_inline_list(items: &[Value]) -> bool {
-    items.iter().all(|item| match item {
-        Value::String(s) => !s.bytes().any(|b| b == b',' || b == b'\n'),
-        other => other.is_scalar(),
+pub(crate) fn is_inline_list<'v, V: ValueView<'v>>(mut items: impl Iterator<Item = V>) -> bool {
+    items.all(|item| match item.kind() {
+        ViewKind::String(s) => !s.bytes().any(|b| b == b',' || b == b'\n'),
+        ViewKind::Array(_) | ViewKind::Object(_) => false,
+        _ => true,
     })
 }
 
@@ -91,16 +102,21 @@ pub(crate) fn is_inline_list(items: &[Value]) -> bool {
 /// every value a scalar with no line break, at least one column, and at
 /// most half the cells empty (a sparser table would make the output grow
 /// with the square of the input).
-pub(crate) fn table_columns(items: &[Value]) -> Option<Vec<&str>> {
+pub(crate) fn table_columns<'v, V: ValueView<'v>>(
+    items: impl ExactSizeIterator<Item = V>,
+) -> Option<Vec<&'v str>> {
+    let rows = items.len();
     let mut columns: Vec<&str> = Vec::new();
     let mut seen: HashSet<&str> = HashSet::new();
     let mut present = 0usize;
     for item in items {
-        let map = item.as_object()?;
-        for (i, (key, value)) in map.iter().enumerate() {
-            match value {
-                Value::Array(_) | Value::Object(_) => return None,
-                Value::String(s) if s.contains('\n') => return None,
+        let ViewKind::Object(members) = item.kind() else {
+            return None;
+        };
+        for (i, (key, value)) in members.enumerate() {
+            match value.kind() {
+                ViewKind::Array(_) | ViewKind::Object(_) => return None,
+                ViewKind::String(s) if s.contains('\n') => return None,
                 _ => {}
             }
             present += 1;
@@ -110,7 +126,7 @@ pub(crate) fn table_columns(items: &[Value]) -> Option<Vec<&str>> {
             }
         }
     }
-    let cells = items.len().checked_mul(columns.len())?;
+    let cells = rows.checked_mul(columns.len())?;
     (!columns.is_empty() && cells <= present.saturating_mul(2)).then_some(columns)
 }
 

@@ -26,9 +26,9 @@
 
 use std::collections::HashMap;
 
-use codec_core::{EncodeError, Map, Value};
+use codec_core::{EncodeError, ValueView, ViewKind};
 
-use super::escape::{self, Context};
+use super::escape::{self, Context, Scalar};
 use super::json;
 use super::{Layout, Writer};
 use crate::schema::{elements, is_inline_list, members};
@@ -87,20 +87,21 @@ impl DenseLayout {
 impl Layout for DenseLayout {
     /// A container is markdown, or its JSON (a paragraph, or a fenced
     /// `json` block) when that is cheaper; a scalar as in the default.
-    fn document(w: &mut Writer<'_, Self>, value: &Value) -> Result<(), EncodeError> {
-        match value {
-            Value::Array(_) | Value::Object(_) => {
-                w.enter(1)?;
-                markdown_or_json(w, value, 1, 0, true)
-            }
-            _ => w.document(value),
+    fn document<'v, V: ValueView<'v>>(
+        w: &mut Writer<'_, Self>,
+        value: V,
+    ) -> Result<(), EncodeError> {
+        if value.is_scalar() {
+            return w.document(value);
         }
+        w.enter(1)?;
+        markdown_or_json(w, value, 1, 0, true)
     }
 
     /// Markdown, or a fenced `json` block when that is cheaper.
-    fn section_body(
+    fn section_body<'v, V: ValueView<'v>>(
         w: &mut Writer<'_, Self>,
-        value: &Value,
+        value: V,
         level: usize,
         depth: usize,
     ) -> Result<(), EncodeError> {
@@ -111,8 +112,7 @@ impl Layout for DenseLayout {
 /// A container that [`markdown_or_json`] decided, as the one enclosing it
 /// sees it: where its output is in the enclosing scratch buffer, what that
 /// output and the container's JSON are estimated to cost (hundredths of a
-/// token), and which value it is (its address: it is compared, never
-/// followed).
+/// token), and which value it is (its [`ValueView::id`]).
 #[derive(Debug, Clone, Copy)]
 struct Decided {
     start: usize,
@@ -131,9 +131,9 @@ struct Decided {
 /// and the JSON around them (written without them): each byte of the
 /// input is estimated once, and written as JSON only where JSON is kept.
 /// Their markdown is copied once per enclosing section.
-fn markdown_or_json(
+fn markdown_or_json<'v, V: ValueView<'v>>(
     w: &mut Writer<'_, DenseLayout>,
-    value: &Value,
+    value: V,
     level: usize,
     depth: usize,
     top: bool,
@@ -157,10 +157,9 @@ fn markdown_or_json(
     markdown_cost += estimate_hundredths(&markdown[at..]);
     let mut skeleton = Vec::new();
     inner.sort_unstable_by_key(|section| section.value);
-    let skip = |v: &Value| {
-        let address = std::ptr::from_ref(v) as usize;
+    let skip = |v: V| {
         inner
-            .binary_search_by_key(&address, |section| section.value)
+            .binary_search_by_key(&v.id(), |section| section.value)
             .is_ok()
     };
     json::write_skipping(&mut skeleton, value, depth, w.max_depth, &skip)?;
@@ -188,15 +187,15 @@ fn markdown_or_json(
         end: w.out.len(),
         cost,
         json_cost,
-        value: std::ptr::from_ref(value) as usize,
+        value: value.id(),
     });
     Ok(())
 }
 
 /// A fenced `json` block: the exact compact JSON of `value`.
-fn json_fence(
+fn json_fence<'v, V: ValueView<'v>>(
     w: &mut Writer<'_, DenseLayout>,
-    value: &Value,
+    value: V,
     depth: usize,
 ) -> Result<(), EncodeError> {
     w.out.extend_from_slice(b"```json\n");
@@ -211,9 +210,9 @@ fn json_fence(
 /// With no escapes (nested-config has none) the paragraph is the compact
 /// JSON and a line feed: exactly compact JSON's tokens. Returns the
 /// estimated cost of what was written.
-fn json_document(
+fn json_document<'v, V: ValueView<'v>>(
     w: &mut Writer<'_, DenseLayout>,
-    value: &Value,
+    value: V,
     json_cost: usize,
 ) -> Result<usize, EncodeError> {
     let mut json = Vec::new();
@@ -236,34 +235,34 @@ fn json_document(
 
 /// The markdown of a container: a dense table when it is one, else the
 /// default layout (whose sections decide again).
-fn markdown(
+fn markdown<'v, V: ValueView<'v>>(
     w: &mut Writer<'_, DenseLayout>,
-    value: &Value,
+    value: V,
     level: usize,
     depth: usize,
     top: bool,
 ) -> Result<(), EncodeError> {
-    match value {
-        Value::Array(items) if top && items.is_empty() => {
+    match value.kind() {
+        ViewKind::Array(items) if top && items.len() == 0 => {
             w.line(|_, out| out.extend_from_slice(b"[]"));
         }
-        Value::Object(map) if top && map.is_empty() => {
+        ViewKind::Object(map) if top && map.len() == 0 => {
             w.line(|_, out| out.extend_from_slice(b"{}"));
         }
-        Value::Array(items) => {
-            if let Some(table) = DenseTable::of_array(items, depth + 1, w.max_depth)? {
+        ViewKind::Array(items) => {
+            if let Some(table) = DenseTable::<V>::of_array(items.clone(), depth + 1, w.max_depth)? {
                 dense_table(w, &table);
-            } else if top && is_inline_list(items) {
+            } else if top && is_inline_list(items.clone()) {
                 w.line(|layout, out| layout.list(out, items, true));
             } else {
-                w.body(elements(items), None, level, depth)?;
+                w.body(elements(items), None::<V::Members>, level, depth)?;
             }
         }
-        Value::Object(map) => {
-            if let Some(table) = DenseTable::of_map(map, depth + 1, w.max_depth)? {
+        ViewKind::Object(map) => {
+            if let Some(table) = DenseTable::<V>::of_map(map.clone(), depth + 1, w.max_depth)? {
                 dense_table(w, &table);
             } else {
-                w.body(members(map), Some(map), level, depth)?;
+                w.body(members(map.clone()), Some(map), level, depth)?;
             }
         }
         _ => {}
@@ -273,7 +272,7 @@ fn markdown(
 
 /// A dense table: header and delimiter rows with outer pipes, body rows
 /// without.
-fn dense_table(w: &mut Writer<'_, DenseLayout>, table: &DenseTable<'_>) {
+fn dense_table<'v, V: ValueView<'v>>(w: &mut Writer<'_, DenseLayout>, table: &DenseTable<'v, V>) {
     w.block();
     let out = &mut *w.out;
     out.push(b'|');
@@ -298,16 +297,16 @@ fn dense_table(w: &mut Writer<'_, DenseLayout>, table: &DenseTable<'_>) {
     // A one-column table keeps its outer pipes: a line with no pipe at
     // all reads as a row to some parsers only.
     let outer = table.width() == 1;
-    let mut cells: Vec<Option<&Value>> = vec![None; table.columns.len()];
+    let mut cells: Vec<Option<V>> = vec![None; table.columns.len()];
     let mut path = Vec::new();
-    for &(key, map) in &table.rows {
-        table.cells(map, &mut path, &mut cells);
+    for (key, map) in &table.rows {
+        table.cells(map.clone(), &mut path, &mut cells);
         let start = out.len();
         if outer {
             out.push(b'|');
         }
         let mut first = true;
-        if let Some(key) = key {
+        if let Some(key) = *key {
             escape::write_first_cell(out, key);
             first = false;
         }
@@ -320,7 +319,7 @@ fn dense_table(w: &mut Writer<'_, DenseLayout>, table: &DenseTable<'_>) {
                 }
                 out.push(b'|');
             }
-            if let Some(value) = cell {
+            if let Some(value) = *cell {
                 // Cannot fail: the table checked the depth of its cells.
                 let _ = write_cell(out, value, first, w.max_depth);
             }
@@ -367,7 +366,7 @@ fn write_json_paragraph(out: &mut Vec<u8>, json: &[u8]) -> bool {
 /// it is cheap. Not part of the API.
 #[cfg(feature = "testing")]
 #[doc(hidden)]
-pub fn dense_json_paragraph(value: &Value) -> Option<String> {
+pub fn dense_json_paragraph(value: &codec_core::Value) -> Option<String> {
     let mut json = Vec::new();
     json::write(&mut json, value, 0, codec_core::DEFAULT_MAX_DEPTH).ok()?;
     let mut out = Vec::new();
@@ -375,19 +374,19 @@ pub fn dense_json_paragraph(value: &Value) -> Option<String> {
 }
 
 /// One cell's value: a scalar, `[a, b]`, or JSON in a code span.
-fn write_cell(
+fn write_cell<'v, V: ValueView<'v>>(
     out: &mut Vec<u8>,
-    value: &Value,
+    value: V,
     first: bool,
     max_depth: usize,
 ) -> Result<(), EncodeError> {
-    match value {
-        Value::Null => {}
-        Value::Bool(true) => out.extend_from_slice(b"true"),
-        Value::Bool(false) => out.extend_from_slice(b"false"),
-        Value::Number(n) => n.write_to(out),
-        Value::String(s) if first => escape::write_first_cell(out, s),
-        Value::String(s) => match s.as_bytes().first() {
+    match value.kind() {
+        ViewKind::Null => {}
+        ViewKind::Bool(true) => out.extend_from_slice(b"true"),
+        ViewKind::Bool(false) => out.extend_from_slice(b"false"),
+        ViewKind::Number(n) => n.write_to(out),
+        ViewKind::String(s) if first => escape::write_first_cell(out, s),
+        ViewKind::String(s) => match s.as_bytes().first() {
             // `[` opens a list and a backtick a JSON cell: a string that
             // starts with one says it is text.
             Some(b'[' | b'`') => {
@@ -397,16 +396,16 @@ fn write_cell(
             }
             _ => escape::write_str(out, s, Context::Cell),
         },
-        Value::Array(items) if is_cell_list(items) => {
+        ViewKind::Array(items) if is_cell_list(items.clone()) => {
             out.push(b'[');
-            escape::write_list_in(out, items, Context::Cell, false);
+            escape::write_list_in(out, items.map(Scalar::of), Context::Cell, false);
             // No space before the bracket after an empty last item.
             if out.last() == Some(&b' ') {
                 out.pop();
             }
             out.push(b']');
         }
-        Value::Array(_) | Value::Object(_) => {
+        ViewKind::Array(_) | ViewKind::Object(_) => {
             out.push(b'`');
             json::write(out, value, 0, max_depth)?;
             out.push(b'`');
@@ -418,17 +417,18 @@ fn write_cell(
 /// Whether a row's array is written `[a, b]`: scalars only, and no string
 /// that holds the separator's comma, a bracket or a line break (those make
 /// it a JSON cell).
-fn is_cell_list(items: &[Value]) -> bool {
-    items.iter().all(|item| match item {
-        Value::String(s) => !s.bytes().any(|b| matches!(b, b',' | b'[' | b']' | b'\n')),
-        other => other.is_scalar(),
+fn is_cell_list<'v, V: ValueView<'v>>(mut items: impl Iterator<Item = V>) -> bool {
+    items.all(|item| match item.kind() {
+        ViewKind::String(s) => !s.bytes().any(|b| matches!(b, b',' | b'[' | b']' | b'\n')),
+        ViewKind::Array(_) | ViewKind::Object(_) => false,
+        _ => true,
     })
 }
 
 /// A table of the dense profile: the column paths and the rows. Memory is
 /// the columns and a reference per row; each row's cells are found again
 /// when it is written.
-struct DenseTable<'v> {
+struct DenseTable<'v, V: ValueView<'v>> {
     /// Whether the first column holds the keys of a map.
     keyed: bool,
     /// Each column's path of keys (`["customer", "name"]`), first seen
@@ -436,20 +436,20 @@ struct DenseTable<'v> {
     columns: Vec<Vec<&'v str>>,
     /// Each path's column.
     index: HashMap<Vec<&'v str>, usize>,
-    /// Each row: the map key (in a keyed table) and the object.
-    rows: Vec<(Option<&'v str>, &'v Map)>,
+    /// Each row: the map key (in a keyed table) and the object's members.
+    rows: Vec<(Option<&'v str>, V::Members)>,
     /// The rows' depth, for walking them again.
     depth: usize,
     max_depth: usize,
 }
 
-impl<'v> DenseTable<'v> {
+impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
     fn width(&self) -> usize {
         self.columns.len() + usize::from(self.keyed)
     }
 
     /// Puts each of `map`'s cells in its column's slot of `cells`.
-    fn cells(&self, map: &'v Map, path: &mut Vec<&'v str>, cells: &mut [Option<&'v Value>]) {
+    fn cells(&self, map: V::Members, path: &mut Vec<&'v str>, cells: &mut [Option<V>]) {
         cells.iter_mut().for_each(|c| *c = None);
         let mut at = 0;
         // The table already walked every row: this cannot fail.
@@ -467,13 +467,11 @@ impl<'v> DenseTable<'v> {
     /// The table of an array, when every element is an object whose
     /// leaves fit in cells. `depth` is the rows' depth.
     fn of_array(
-        items: &'v [Value],
+        items: V::Elements,
         depth: usize,
         max_depth: usize,
-    ) -> Result<Option<DenseTable<'v>>, EncodeError> {
-        let rows = items
-            .iter()
-            .map(|item| item.as_object().map(|map| (None, map)));
+    ) -> Result<Option<DenseTable<'v, V>>, EncodeError> {
+        let rows = items.map(|item| item.as_object().map(|map| (None, map)));
         let Some(table) = DenseTable::build(rows, false, depth, max_depth)? else {
             return Ok(None);
         };
@@ -488,26 +486,26 @@ impl<'v> DenseTable<'v> {
     /// The keyed table of an object whose members are all non-empty
     /// objects.
     fn of_map(
-        map: &'v Map,
+        map: V::Members,
         depth: usize,
         max_depth: usize,
-    ) -> Result<Option<DenseTable<'v>>, EncodeError> {
-        let rows = map.iter().map(|(key, value)| match value {
-            Value::Object(inner) if !inner.is_empty() => Some((Some(key), inner)),
-            _ => None,
-        });
+    ) -> Result<Option<DenseTable<'v, V>>, EncodeError> {
         if map.len() < MIN_KEYED_ROWS {
             return Ok(None);
         }
+        let rows = map.map(|(key, value)| match value.as_object() {
+            Some(inner) if inner.len() > 0 => Some((Some(key), inner)),
+            _ => None,
+        });
         DenseTable::build(rows, true, depth, max_depth)
     }
 
     fn build(
-        rows: impl Iterator<Item = Option<(Option<&'v str>, &'v Map)>>,
+        rows: impl Iterator<Item = Option<(Option<&'v str>, V::Members)>>,
         keyed: bool,
         depth: usize,
         max_depth: usize,
-    ) -> Result<Option<DenseTable<'v>>, EncodeError> {
+    ) -> Result<Option<DenseTable<'v, V>>, EncodeError> {
         let mut table = DenseTable {
             keyed,
             columns: Vec::new(),
@@ -525,11 +523,11 @@ impl<'v> DenseTable<'v> {
             let mut at = 0;
             let (columns, index) = (&mut table.columns, &mut table.index);
             let fits = leaves(
-                map,
+                map.clone(),
                 depth,
                 max_depth,
                 &mut path,
-                &mut |path: &[&'v str], _: &'v Value| {
+                &mut |path: &[&'v str], _: V| {
                     // Rows usually repeat the columns in order: no hash then.
                     if columns.get(at).is_none_or(|column| column != path)
                         && !index.contains_key(path)
@@ -559,26 +557,26 @@ impl<'v> DenseTable<'v> {
 /// Calls `leaf` with the path and value of every cell of `map`: nested
 /// non-empty objects are walked (dotted columns), anything else is a cell.
 /// Returns whether every leaf fits in a cell.
-fn leaves<'v>(
-    map: &'v Map,
+fn leaves<'v, V: ValueView<'v>>(
+    map: V::Members,
     depth: usize,
     max_depth: usize,
     path: &mut Vec<&'v str>,
-    leaf: &mut dyn FnMut(&[&'v str], &'v Value),
+    leaf: &mut dyn FnMut(&[&'v str], V),
 ) -> Result<bool, EncodeError> {
     if depth > max_depth {
         return Err(EncodeError::DepthLimit { limit: max_depth });
     }
     for (key, value) in map {
         path.push(key);
-        let fits = match value {
-            Value::Object(inner) if !inner.is_empty() => {
+        let fits = match value.kind() {
+            ViewKind::Object(inner) if inner.len() > 0 => {
                 leaves(inner, depth + 1, max_depth, path, leaf)?
             }
-            Value::String(s) if s.bytes().filter(|&b| b == b'\n').count() > MAX_CELL_BREAKS => {
+            ViewKind::String(s) if s.bytes().filter(|&b| b == b'\n').count() > MAX_CELL_BREAKS => {
                 false
             }
-            Value::Array(_) | Value::Object(_) => {
+            ViewKind::Array(_) | ViewKind::Object(_) => {
                 // A JSON cell: check its depth now, so writing cannot fail.
                 if depth + value.depth() > max_depth {
                     return Err(EncodeError::DepthLimit { limit: max_depth });

@@ -11,7 +11,7 @@
 
 use std::io::Write;
 
-use codec_core::Value;
+use codec_core::{NumberView, ValueView, ViewKind};
 
 /// Where inline text is written. The context decides which characters can
 /// end or add structure there.
@@ -145,52 +145,90 @@ pub(super) fn write_first_cell(out: &mut Vec<u8>, s: &str) {
 /// Writes scalars as an inline list, `a, b, c`. The strings are escaped as
 /// one line (a `*` in one item could pair with a `*` in another);
 /// `line_start` protects the start of a paragraph line.
-pub(super) fn write_list(out: &mut Vec<u8>, items: &[Value], line_start: bool) {
+pub(super) fn write_list<'a>(
+    out: &mut Vec<u8>,
+    items: impl Iterator<Item = Scalar<'a>> + Clone,
+    line_start: bool,
+) {
     write_list_in(out, items, Context::Value, line_start);
 }
 
 /// [`write_list`] in `context` (a value, or a cell of the dense profile).
-pub(super) fn write_list_in(
+pub(super) fn write_list_in<'a>(
     out: &mut Vec<u8>,
-    items: &[Value],
+    items: impl Iterator<Item = Scalar<'a>> + Clone,
     context: Context,
     line_start: bool,
 ) {
-    let plain = items.iter().enumerate().all(|(i, item)| match item {
-        Value::String(s) => is_plain(s, line_start && i == 0),
+    let plain = items.clone().enumerate().all(|(i, item)| match item {
+        Scalar::Str(s) => is_plain(s, line_start && i == 0),
         _ => true,
     });
     if plain {
-        for (i, item) in items.iter().enumerate() {
+        for (i, item) in items.enumerate() {
             if i > 0 {
                 out.extend_from_slice(b", ");
             }
-            write_scalar_raw(out, item);
+            item.write_raw(out);
         }
         return;
     }
-    write_line(out, Line::List(items), context, line_start);
+    let items: Vec<Scalar<'a>> = items.collect();
+    write_line(out, Line::List(&items), context, line_start);
 }
 
-/// Writes a scalar that needs no escaping: a number's exact text, `true`,
-/// `false`, nothing for null. Strings are written raw: callers check them.
-fn write_scalar_raw(out: &mut Vec<u8>, value: &Value) {
-    match value {
-        Value::Null | Value::Array(_) | Value::Object(_) => {}
-        Value::Bool(true) => out.extend_from_slice(b"true"),
-        Value::Bool(false) => out.extend_from_slice(b"false"),
-        Value::Number(n) => n.write_to(out),
-        Value::String(s) => out.extend_from_slice(s.as_bytes()),
+/// An item of an inline list, as the escaper sees it: only strings are
+/// escaped, since the text of numbers, bools and null has no markdown
+/// meaning.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Scalar<'a> {
+    /// `null`, written as nothing; also a container, which no list holds.
+    Null,
+    Bool(bool),
+    Number(NumberView<'a>),
+    Str(&'a str),
+}
+
+impl<'a> Scalar<'a> {
+    /// The scalar `value` is.
+    #[inline]
+    pub(super) fn of<V: ValueView<'a>>(value: V) -> Scalar<'a> {
+        match value.kind() {
+            ViewKind::Bool(b) => Scalar::Bool(b),
+            ViewKind::Number(n) => Scalar::Number(n),
+            ViewKind::String(s) => Scalar::Str(s),
+            ViewKind::Null | ViewKind::Array(_) | ViewKind::Object(_) => Scalar::Null,
+        }
+    }
+
+    fn as_str(self) -> Option<&'a str> {
+        match self {
+            Scalar::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Writes the scalar with no escaping: a number's exact text, `true`,
+    /// `false`, nothing for null. Strings are written raw: callers check
+    /// them.
+    #[inline]
+    fn write_raw(self, out: &mut Vec<u8>) {
+        match self {
+            Scalar::Null => {}
+            Scalar::Bool(true) => out.extend_from_slice(b"true"),
+            Scalar::Bool(false) => out.extend_from_slice(b"false"),
+            Scalar::Number(n) => n.write_to(out),
+            Scalar::Str(s) => out.extend_from_slice(s.as_bytes()),
+        }
     }
 }
 
 /// The text of an inline line: one string, or the items of an inline
-/// list joined by `, `. Only strings are escaped: the text of numbers,
-/// bools and null has no markdown meaning.
+/// list joined by `, `.
 #[derive(Debug, Clone, Copy)]
 enum Line<'a> {
     One(&'a str),
-    List(&'a [Value]),
+    List(&'a [Scalar<'a>]),
 }
 
 impl<'a> Line<'a> {
@@ -202,7 +240,7 @@ impl<'a> Line<'a> {
         };
         one.map(Some)
             .into_iter()
-            .chain(items.iter().map(Value::as_str))
+            .chain(items.iter().map(|item| item.as_str()))
     }
 }
 
@@ -316,8 +354,8 @@ fn write_pieces(out: &mut Vec<u8>, line: Line<'_>, plan: &Plan) -> bool {
             out.extend_from_slice(b", ");
         }
         match item {
-            Value::String(s) => changed |= write_escaped(out, s, index, plan),
-            other => write_scalar_raw(out, other),
+            Scalar::Str(s) => changed |= write_escaped(out, s, index, plan),
+            other => other.write_raw(out),
         }
     }
     changed
@@ -469,6 +507,8 @@ pub(super) fn url_trigger(bytes: &[u8], at: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use codec_core::Value;
+
     use super::*;
 
     fn escaped(s: &str, context: Context) -> String {
@@ -631,7 +671,7 @@ mod tests {
         ];
         for (items, expected) in cases {
             let mut out = Vec::new();
-            write_list(&mut out, items, false);
+            write_list(&mut out, items.iter().map(Scalar::of), false);
             assert_eq!(String::from_utf8(out).unwrap(), *expected, "{items:?}");
         }
     }

@@ -12,7 +12,7 @@
 //! markdown needs no escaping at all around it (a paragraph still escapes
 //! what could pair up inline, see [`super::escape::write_json_line`]).
 
-use codec_core::{EncodeError, JsonEscapes, JsonWriter, Value};
+use codec_core::{EncodeError, JsonEscapes, JsonWriter, ValueView, ViewKind};
 
 use super::escape;
 
@@ -55,50 +55,51 @@ fn writer(depth: usize, max_depth: usize) -> JsonWriter<MarkdownSafe> {
 
 /// Appends the compact JSON of `value`. Containers nested deeper than
 /// `max_depth - depth` are an [`EncodeError::DepthLimit`].
-pub(super) fn write(
+pub(super) fn write<'v, V: ValueView<'v>>(
     out: &mut Vec<u8>,
-    value: &Value,
+    value: V,
     depth: usize,
     max_depth: usize,
 ) -> Result<(), EncodeError> {
-    writer(depth, max_depth).write_value(value, out)
+    writer(depth, max_depth).write_view(value, out)
 }
 
 /// [`write`], but a member or element for which `skip` is true is written
 /// as nothing (its key and separators stay): the JSON around subtrees whose
 /// cost is already known, for the dense profile's estimate. Strings and
 /// scalars go through the shared writer.
-pub(super) fn write_skipping(
+pub(super) fn write_skipping<'v, V: ValueView<'v>>(
     out: &mut Vec<u8>,
-    value: &Value,
+    value: V,
     depth: usize,
     max_depth: usize,
-    skip: &dyn Fn(&Value) -> bool,
+    skip: &impl Fn(V) -> bool,
 ) -> Result<(), EncodeError> {
     if skip(value) {
         return Ok(());
     }
     let json = writer(depth, max_depth);
-    let (open, close) = match value {
-        Value::Array(_) => (b'[', b']'),
-        Value::Object(_) => (b'{', b'}'),
-        scalar => return json.write_value(scalar, out),
+    let kind = value.kind();
+    let (open, close) = match &kind {
+        ViewKind::Array(_) => (b'[', b']'),
+        ViewKind::Object(_) => (b'{', b'}'),
+        _ => return json.write_view(value, out),
     };
     if depth + 1 > max_depth {
         return Err(EncodeError::DepthLimit { limit: max_depth });
     }
     out.push(open);
-    match value {
-        Value::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
+    match kind {
+        ViewKind::Array(items) => {
+            for (i, item) in items.enumerate() {
                 if i > 0 {
                     out.push(b',');
                 }
                 write_skipping(out, item, depth + 1, max_depth, skip)?;
             }
         }
-        Value::Object(map) => {
-            for (i, (key, item)) in map.iter().enumerate() {
+        ViewKind::Object(members) => {
+            for (i, (key, item)) in members.enumerate() {
                 if i > 0 {
                     out.push(b',');
                 }
@@ -115,7 +116,7 @@ pub(super) fn write_skipping(
 
 #[cfg(test)]
 mod tests {
-    use codec_core::from_str;
+    use codec_core::{from_str, Value};
 
     use super::*;
 
@@ -153,7 +154,7 @@ mod tests {
     fn skips_what_it_is_told_to() {
         let value = from_str(r#"{"a": {"x": "`"}, "b": [1, {"y": 2}], "c": "|"}"#).unwrap();
         let mut all = Vec::new();
-        write_skipping(&mut all, &value, 0, 128, &|_| false).unwrap();
+        write_skipping(&mut all, &value, 0, 128, &|_: &Value| false).unwrap();
         let mut written = Vec::new();
         write(&mut written, &value, 0, 128).unwrap();
         assert_eq!(all, written);
