@@ -3,22 +3,30 @@
 //! the codec negotiated for the request.
 //!
 //! `IntoResponse` cannot see the request, so the work is split: the
-//! handler's `Negotiated` stores the data (type-erased, behind an `Arc`) in
-//! the response's extensions, and the layer, which saw the request's
-//! `Accept` and URI on the way in, encodes it on the way out.
+//! handler's `Negotiated` stores the data in the response's extensions,
+//! and the layer, which saw the request's `Accept` and URI on the way in,
+//! encodes it on the way out.
+//!
+//! The data's type is known where it is stored and the codec only where
+//! it is encoded, so the data is stored behind the one call that needs
+//! both ([`Encode`]): its implementation for `T` calls the codec's
+//! generic path for `T` (`CodecExt::encode`), so the codec's fast path
+//! (codec-json's writer, a tape for codec-md and codec-mcp) runs with
+//! static dispatch, as in a handler that called the codec itself.
 
 use std::cell::Cell;
+use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
+use std::task::{ready, Context, Poll};
 
 use axum::body::Body;
 use axum::http::header::CONTENT_LENGTH;
 use axum::http::uri::PathAndQuery;
 use axum::http::{Request, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
-use codec_core::Codec;
+use codec_core::{Codec, CodecExt, EncodeError};
 use serde::Serialize;
 use tower_layer::Layer;
 use tower_service::Service;
@@ -60,9 +68,23 @@ use crate::refusal::{encode_failure, plain_text, Refusal};
 #[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
 pub struct Negotiated<T>(pub T);
 
-/// The erased data, carried from the handler to the layer.
+/// A handler's data, its type erased behind the one call the layer makes
+/// with it.
+trait Encode: Send + Sync {
+    /// Appends the data's encoding by `codec`: `CodecExt::encode` for the
+    /// data's type, so a codec's fast path runs monomorphized.
+    fn encode(&self, codec: &dyn Codec, out: &mut Vec<u8>) -> Result<(), EncodeError>;
+}
+
+impl<T: Serialize + Send + Sync> Encode for T {
+    fn encode(&self, codec: &dyn Codec, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        codec.encode(self, out)
+    }
+}
+
+/// The data, carried from the handler to the layer.
 #[derive(Clone)]
-struct Payload(Arc<dyn erased_serde::Serialize + Send + Sync>);
+struct Payload(Arc<dyn Encode>);
 
 const MISSING_LAYER: &str =
     "negotiate: this route returns `Negotiated` data but has no `NegotiateLayer`\n";
@@ -179,11 +201,10 @@ fn decide(negotiator: &Negotiator, uri: &Uri, headers: &axum::http::HeaderMap) -
 impl<S, B> Service<Request<B>> for NegotiateService<S>
 where
     S: Service<Request<B>, Response = Response>,
-    S::Future: Send + 'static,
 {
     type Response = Response;
     type Error = S::Error;
-    type Future = Pin<Box<dyn Future<Output = Result<Response, S::Error>> + Send>>;
+    type Future = NegotiateFuture<S::Future>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
         self.inner.poll_ready(cx)
@@ -194,23 +215,62 @@ where
         if let Some(uri) = strip_extension(&self.negotiator, request.uri()) {
             *request.uri_mut() = uri;
         }
-        let negotiator = Arc::clone(&self.negotiator);
-        let response = {
+        let inner = {
             let _inside = InsideLayer::enter();
             self.inner.call(request)
         };
-        Box::pin(async move {
-            let mut response = std::pin::pin!(response);
-            let mut response = std::future::poll_fn(|cx| {
-                let _inside = InsideLayer::enter();
-                response.as_mut().poll(cx)
-            })
-            .await?;
-            let Some(Payload(data)) = response.extensions_mut().remove::<Payload>() else {
-                return Ok(response);
-            };
-            Ok(finish(&negotiator, decision, response, &*data))
-        })
+        NegotiateFuture {
+            inner,
+            negotiator: Arc::clone(&self.negotiator),
+            decision: Some(decision),
+        }
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// The response future of [`NegotiateService`]: the inner service's
+    /// response, its [`Negotiated`] data encoded by the codec negotiated
+    /// for the request. A concrete type, so a request costs no boxed
+    /// future.
+    #[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
+    pub struct NegotiateFuture<F> {
+        #[pin]
+        inner: F,
+        negotiator: Arc<Negotiator>,
+        // Taken when the response is ready.
+        decision: Option<Decision>,
+    }
+}
+
+impl<F> fmt::Debug for NegotiateFuture<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("NegotiateFuture")
+            .field("decision", &self.decision)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<F, E> Future for NegotiateFuture<F>
+where
+    F: Future<Output = Result<Response, E>>,
+{
+    type Output = Result<Response, E>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<Response, E>> {
+        let this = self.project();
+        let mut response = {
+            let _inside = InsideLayer::enter();
+            ready!(this.inner.poll(cx))?
+        };
+        let Some(Payload(data)) = response.extensions_mut().remove::<Payload>() else {
+            return Poll::Ready(Ok(response));
+        };
+        // Only a future polled again after it finished has no decision
+        // left; it answers what its inner service does.
+        let Some(decision) = this.decision.take() else {
+            return Poll::Ready(Ok(response));
+        };
+        Poll::Ready(Ok(finish(this.negotiator, decision, response, &*data)))
     }
 }
 
@@ -234,7 +294,7 @@ fn finish(
     negotiator: &Negotiator,
     decision: Decision,
     response: Response,
-    data: &(dyn erased_serde::Serialize + Send + Sync),
+    data: &dyn Encode,
 ) -> Response {
     let choice = match decision {
         Ok(choice) => choice,
@@ -247,7 +307,7 @@ fn finish(
         return plain_text(StatusCode::INTERNAL_SERVER_ERROR, body).map(Body::from);
     };
     let mut body = Vec::new();
-    match selection.codec().encode_serialize(data, &mut body) {
+    match data.encode(&**selection.codec(), &mut body) {
         Ok(()) => {
             let (mut parts, _) = response.into_parts();
             parts.headers.remove(CONTENT_LENGTH);

@@ -27,9 +27,9 @@
 )]
 #![cfg_attr(
     feature = "axum",
-    doc = "- [`Negotiated`], [`NegotiateLayer`] and its [`NegotiateService`] (feature \
-           `axum`): a handler returns `Negotiated(data)` and the layer runs the negotiated \
-           codec."
+    doc = "- [`Negotiated`], [`NegotiateLayer`], its [`NegotiateService`] and \
+           [`NegotiateFuture`] (feature `axum`): a handler returns `Negotiated(data)` and the \
+           layer runs the negotiated codec."
 )]
 //!
 //! # Features
@@ -131,7 +131,7 @@ mod vary;
 
 pub use accept::{MAX_ELEMENTS, MAX_PARAMS};
 #[cfg(feature = "axum")]
-pub use axum_layer::{NegotiateLayer, NegotiateService, Negotiated};
+pub use axum_layer::{NegotiateFuture, NegotiateLayer, NegotiateService, Negotiated};
 pub use negotiator::{BuildError, Negotiator, NegotiatorBuilder};
 pub use outcome::{Choice, Outcome, Selection, Source};
 pub use policy::{EmptyAccept, NothingAcceptable, TieBreak};
