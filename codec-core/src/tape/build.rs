@@ -9,6 +9,8 @@
 //! key seen twice. Only then is the object's region of the tape rewritten
 //! ([`Builder::reorder`]), once, at its end.
 
+use std::ops::Range;
+
 use serde::ser::{self, Serialize};
 
 use super::{Event, Span, Tape};
@@ -31,7 +33,7 @@ pub(crate) enum Failure {
 pub(crate) fn build<T: Serialize + ?Sized>(value: &T) -> std::result::Result<Tape, Failure> {
     let mut builder = Builder {
         tape: Tape::default(),
-        keys: Vec::new(),
+        statics: [(0, 0); STATIC_SLOTS],
         too_large: false,
     };
     let result = value.serialize(Slot {
@@ -52,10 +54,15 @@ pub(crate) fn build<T: Serialize + ?Sized>(value: &T) -> std::result::Result<Tap
 /// makes the check quadratic.
 const SMALL_OBJECT: usize = 16;
 
+/// Slots of the cache of struct field names (a power of two).
+const STATIC_SLOTS: usize = 64;
+
 struct Builder {
     tape: Tape,
-    /// The keys of the objects open, each object's from its `keys_from`.
-    keys: Vec<Span>,
+    /// The struct field names recorded so far, by address: (address,
+    /// index in `tape.statics` + 1), 0 for an empty slot. A struct's
+    /// fields repeat on every row, so each name is kept once.
+    statics: [(usize, u32); STATIC_SLOTS],
     /// A span or a count outgrew 32 bits: the tape is abandoned.
     too_large: bool,
 }
@@ -84,6 +91,34 @@ impl Builder {
     #[inline]
     fn text(&self, span: Span) -> &str {
         self.tape.text(span)
+    }
+
+    /// The key event of a name known at compile time: by reference, each
+    /// name once per tape (while its cache slot holds it).
+    #[inline]
+    fn static_key(&mut self, key: &'static str) -> Event {
+        let address = key.as_ptr() as usize;
+        let slot = (address ^ (address >> 6) ^ key.len()) % STATIC_SLOTS;
+        let (cached, index) = self.statics[slot];
+        if cached == address && index > 0 {
+            let i = index as usize - 1;
+            // The same address with another length is another name.
+            if self
+                .tape
+                .statics
+                .get(i)
+                .is_some_and(|s| s.len() == key.len())
+            {
+                return Event::StaticKey(index - 1);
+            }
+        }
+        let Ok(index) = u32::try_from(self.tape.statics.len()) else {
+            self.too_large = true;
+            return Event::StaticKey(0);
+        };
+        self.tape.statics.push(key);
+        self.statics[slot] = (address, index.saturating_add(1));
+        Event::StaticKey(index)
     }
 
     /// Opens a container at `level` (containers already open): the depth
@@ -128,53 +163,65 @@ impl Builder {
     }
 
     /// `{"variant": ` around a value at `level`: the wrapper's position.
-    fn open_variant(&mut self, level: usize, variant: &str) -> Result<usize> {
+    fn open_variant(&mut self, level: usize, variant: &'static str) -> Result<usize> {
         let at = self.open(level, true)?;
-        let key = self.push_text(variant);
-        self.tape.events.push(Event::Key(key));
+        let key = self.static_key(variant);
+        self.tape.events.push(key);
         Ok(at)
     }
 
-    /// Whether two of the keys from `keys_from` are equal: one sort, for
-    /// an object too large to check key by key.
+    /// The keys of the members written so far of the object at `at`,
+    /// with the positions of their values.
+    fn members(&self, at: usize) -> impl Iterator<Item = (&str, Range<usize>)> {
+        let mut next = at + 1;
+        std::iter::from_fn(move || {
+            let key = *self.tape.events.get(next)?;
+            if !matches!(key, Event::Key(_) | Event::StaticKey(_))
+                || next + 1 >= self.tape.events.len()
+            {
+                return None;
+            }
+            let end = self.tape.skip(next + 1);
+            let member = (self.tape.key(key), next + 1..end);
+            next = end;
+            Some(member)
+        })
+    }
+
+    /// Whether `key` is already a key of the object at `at`.
     #[cold]
-    fn repeats(&self, keys_from: usize) -> bool {
-        let mut keys: Vec<&str> = self.keys[keys_from..]
-            .iter()
-            .map(|&k| self.text(k))
-            .collect();
+    fn has_key(&self, at: usize, key: &str) -> bool {
+        self.members(at).any(|(k, _)| k == key)
+    }
+
+    /// Whether two keys of the object at `at` are equal: one sort, for an
+    /// object too large to check key by key.
+    #[cold]
+    fn repeats(&self, at: usize) -> bool {
+        let mut keys: Vec<&str> = self.members(at).map(|(key, _)| key).collect();
         keys.sort_unstable();
         keys.windows(2).any(|pair| pair[0] == pair[1])
     }
 
-    /// Rewrites the members of the object at `at` (keys from `keys_from`
-    /// in `self.keys`) so that keys are unique, the last value of a
-    /// repeated key in the place of the first (`Map::insert`), and sorted
-    /// when `sort` (`Map::sort_keys`). Returns the number of members.
+    /// Rewrites the members of the object at `at` so that keys are
+    /// unique, the last value of a repeated key in the place of the first
+    /// (`Map::insert`), and sorted when `sort` (`Map::sort_keys`). Returns
+    /// the number of members.
     #[cold]
-    fn reorder(&mut self, at: usize, keys_from: usize, sort: bool) -> usize {
-        // Each member: its key, and where its value's events are.
-        let mut members = Vec::with_capacity(self.keys.len() - keys_from);
-        let mut next = at + 1;
-        while next < self.tape.events.len() {
-            let Event::Key(key) = self.tape.events[next] else {
-                break;
-            };
-            let end = self.tape.skip(next + 1);
-            members.push((key, next + 1..end));
-            next = end;
-        }
+    fn reorder(&mut self, at: usize, sort: bool) -> usize {
+        // Each member: its key event, and where its value's events are.
+        let members: Vec<(Event, Range<usize>)> = self
+            .members(at)
+            .map(|(_, value)| (self.tape.events[value.start - 1], value))
+            .collect();
+        let key = |m: usize| self.tape.key(members[m].0);
         // By key, then arrival: the last of each run of equal keys is the
         // value kept, the first its place.
         let mut order: Vec<usize> = (0..members.len()).collect();
-        order.sort_by(|&a, &b| {
-            self.text(members[a].0)
-                .cmp(self.text(members[b].0))
-                .then(a.cmp(&b))
-        });
+        order.sort_by(|&a, &b| key(a).cmp(key(b)).then(a.cmp(&b)));
         let mut kept: Vec<(usize, usize)> = Vec::with_capacity(order.len());
         for (i, &m) in order.iter().enumerate() {
-            let first = i == 0 || self.text(members[order[i - 1]].0) != self.text(members[m].0);
+            let first = i == 0 || key(order[i - 1]) != key(m);
             if first {
                 kept.push((m, m));
             } else if let Some(last) = kept.last_mut() {
@@ -186,7 +233,7 @@ impl Builder {
         }
         let mut events = Vec::with_capacity(self.tape.events.len() - at - 1);
         for &(place, value) in &kept {
-            events.push(Event::Key(members[place].0));
+            events.push(members[place].0);
             events.extend_from_slice(&self.tape.events[members[value].1.clone()]);
         }
         self.tape.events.truncate(at + 1);
@@ -232,13 +279,13 @@ impl<'b> Slot<'b> {
     #[inline]
     fn object(self, order: Order, wrapper: Option<usize>) -> Result<Object<'b>> {
         let at = self.b.open(self.level, true)?;
-        let keys_from = self.b.keys.len();
         Ok(Object {
             b: self.b,
             at,
             level: self.level,
             order,
-            keys_from,
+            len: 0,
+            previous: None,
             lengths: 0,
             repeated: false,
             pending: None,
@@ -571,10 +618,13 @@ struct Object<'b> {
     at: usize,
     level: usize,
     order: Order,
-    /// Where this object's keys start in `b.keys`.
-    keys_from: usize,
-    /// A bit per key length (mod 64) seen so far: two keys can be equal
-    /// only if their bits collide, so most keys need no comparison.
+    /// Members written so far.
+    len: usize,
+    /// The last member's key (a sorted map compares the next with it).
+    previous: Option<Event>,
+    /// A bit per key seen so far, from its length and first byte: two
+    /// keys can be equal only if their bits collide, so most keys need no
+    /// comparison (a struct's fields rarely collide).
     lengths: u64,
     /// A key repeats one before it.
     repeated: bool,
@@ -584,34 +634,40 @@ struct Object<'b> {
 }
 
 impl Object<'_> {
-    /// Records the next member's key, already in the text.
-    #[inline]
-    fn key(&mut self, key: Span) {
-        let b = &mut *self.b;
-        let count = b.keys.len() - self.keys_from;
+    /// Records the next member's key: `event` (a `Key` or `StaticKey`),
+    /// whose text is `name` when it is known at compile time (else it is
+    /// read from the tape).
+    #[inline(always)]
+    fn key(&mut self, event: Event, name: Option<&'static str>) {
+        let text = match name {
+            Some(name) => name,
+            None => self.b.tape.key(event),
+        };
         match &mut self.order {
             Order::Sorted { sorted } => {
                 // `<=`: an equal key repeats one, and reordering drops it.
-                if *sorted && count > 0 && b.text(key) <= b.text(b.keys[b.keys.len() - 1]) {
-                    *sorted = false;
+                if *sorted {
+                    if let Some(previous) = self.previous {
+                        if text <= self.b.tape.key(previous) {
+                            *sorted = false;
+                        }
+                    }
                 }
+                self.previous = Some(event);
             }
             // Checked once at the end, by sorting.
-            Order::Kept if count >= SMALL_OBJECT => {}
+            Order::Kept if self.len >= SMALL_OBJECT => {}
             Order::Kept => {
-                let bit = 1u64 << (key.len % 64);
-                if self.lengths & bit != 0
-                    && b.keys[self.keys_from..]
-                        .iter()
-                        .any(|&k| b.text(k) == b.text(key))
-                {
+                let first = text.as_bytes().first().copied().unwrap_or(0);
+                let bit = 1u64 << ((text.len() ^ usize::from(first).wrapping_mul(7)) % 64);
+                if self.lengths & bit != 0 && self.b.has_key(self.at, text) {
                     self.repeated = true;
                 }
                 self.lengths |= bit;
             }
         }
-        b.keys.push(key);
-        b.tape.events.push(Event::Key(key));
+        self.len += 1;
+        self.b.tape.events.push(event);
     }
 
     #[inline]
@@ -626,19 +682,14 @@ impl Object<'_> {
     #[inline]
     fn end(self) -> Result<()> {
         let b = self.b;
-        let mut len = b.keys.len() - self.keys_from;
         let reorder = match self.order {
             Order::Sorted { sorted } => !sorted,
-            Order::Kept => self.repeated || (len > SMALL_OBJECT && b.repeats(self.keys_from)),
+            Order::Kept => self.repeated || (self.len > SMALL_OBJECT && b.repeats(self.at)),
         };
+        let mut len = self.len;
         if reorder {
-            len = b.reorder(
-                self.at,
-                self.keys_from,
-                matches!(self.order, Order::Sorted { .. }),
-            );
+            len = b.reorder(self.at, matches!(self.order, Order::Sorted { .. }));
         }
-        b.keys.truncate(self.keys_from);
         b.close(self.at, len);
         if let Some(wrapper) = self.wrapper {
             b.close(wrapper, 1);
@@ -668,7 +719,7 @@ impl ser::SerializeMap for Object<'_> {
             .pending
             .take()
             .ok_or_else(|| ser::Error::custom("serialize_value called before serialize_key"))?;
-        self.key(key);
+        self.key(Event::Key(key), None);
         self.value(value)
     }
 
@@ -691,8 +742,8 @@ impl ser::SerializeStruct for Object<'_> {
         key: &'static str,
         value: &T,
     ) -> Result<()> {
-        let key = self.b.push_text(key);
-        self.key(key);
+        let event = self.b.static_key(key);
+        self.key(event, Some(key));
         self.value(value)
     }
     #[inline]
