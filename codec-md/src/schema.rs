@@ -61,6 +61,14 @@ where
     items.enumerate().map(|(i, v)| (Label::Index(i), v))
 }
 
+/// Whether two keys are equal. Rows repeat their struct's field names,
+/// which a tape and `to_value` keep by reference: the same address is the
+/// same key, without comparing bytes.
+#[inline]
+pub(crate) fn same_key(a: &str, b: &str) -> bool {
+    a.len() == b.len() && (std::ptr::eq(a.as_ptr(), b.as_ptr()) || a == b)
+}
+
 /// Where `value`, named `label`, goes in its container's body.
 pub(crate) fn placement<'v, V: ValueView<'v>>(label: Label<'_>, value: V) -> Placement<'v> {
     match value.kind() {
@@ -80,7 +88,9 @@ pub(crate) fn placement<'v, V: ValueView<'v>>(label: Label<'_>, value: V) -> Pla
 
 /// Whether `key` names code (`diff`, `stdout`, ...; any case).
 pub(crate) fn is_code_key(key: &str) -> bool {
-    CODE_KEYS.iter().any(|k| key.eq_ignore_ascii_case(k))
+    // Most keys are not code keys: a length outside theirs says so
+    // without comparing.
+    (4..=10).contains(&key.len()) && CODE_KEYS.iter().any(|k| key.eq_ignore_ascii_case(k))
 }
 
 /// A fence cannot hold CR (parsers normalize line endings) or NUL.
@@ -107,7 +117,8 @@ pub(crate) fn table_columns<'v, V: ValueView<'v>>(
 ) -> Option<Vec<&'v str>> {
     let rows = items.len();
     let mut columns: Vec<&str> = Vec::new();
-    let mut seen: HashSet<&str> = HashSet::new();
+    // The columns again, hashed, once there are too many to search.
+    let mut seen: Option<HashSet<&str>> = None;
     let mut present = 0usize;
     for item in items {
         let ViewKind::Object(members) = item.kind() else {
@@ -120,14 +131,35 @@ pub(crate) fn table_columns<'v, V: ValueView<'v>>(
                 _ => {}
             }
             present += 1;
-            // Rows usually repeat the columns in order: skip the hash then.
-            if columns.get(i) != Some(&key) && seen.insert(key) {
+            // Rows usually repeat the columns in order: no search then.
+            if !columns.get(i).is_some_and(|c| same_key(c, key))
+                && is_new_column(&columns, &mut seen, key)
+            {
                 columns.push(key);
             }
         }
     }
     let cells = rows.checked_mul(columns.len())?;
     (!columns.is_empty() && cells <= present.saturating_mul(2)).then_some(columns)
+}
+
+/// Whether `key` is not yet one of `columns`: a search while there are
+/// few (hashing every key of a small table cost more than the table's
+/// rows: nested.json's 500 item tables), a set beyond.
+fn is_new_column<'v>(
+    columns: &[&'v str],
+    seen: &mut Option<HashSet<&'v str>>,
+    key: &'v str,
+) -> bool {
+    const SEARCHED: usize = 16;
+    match seen {
+        Some(seen) => seen.insert(key),
+        None if columns.len() < SEARCHED => !columns.iter().any(|c| same_key(c, key)),
+        None => {
+            let set = seen.insert(columns.iter().copied().collect());
+            set.insert(key)
+        }
+    }
 }
 
 /// A scalar from its decoded text: empty is null, `true`/`false` are

@@ -31,7 +31,7 @@ use codec_core::{EncodeError, ValueView, ViewKind};
 use super::escape::{self, Context, Scalar};
 use super::json;
 use super::{Layout, Writer};
-use crate::schema::{elements, is_inline_list, members};
+use crate::schema::{elements, is_inline_list, members, same_key};
 
 /// A cell keeps a string with at most this many line breaks (as `&#10;`);
 /// a row with a longer one makes the array a list of sections, where the
@@ -456,7 +456,7 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
         let _ = leaves(map, self.depth, self.max_depth, path, &mut |path, value| {
             // Rows usually repeat the columns in order: no hash then.
             let column = match self.columns.get(at) {
-                Some(column) if column == path => at,
+                Some(column) if same_path(column, path) => at,
                 _ => self.index[path],
             };
             cells[column] = Some(value);
@@ -529,7 +529,9 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
                 &mut path,
                 &mut |path: &[&'v str], _: V| {
                     // Rows usually repeat the columns in order: no hash then.
-                    if columns.get(at).is_none_or(|column| column != path)
+                    if columns
+                        .get(at)
+                        .is_none_or(|column| !same_path(column, path))
                         && !index.contains_key(path)
                     {
                         index.insert(path.to_vec(), columns.len());
@@ -552,6 +554,11 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
         let dense_enough = cells.is_some_and(|cells| cells <= present.saturating_mul(2));
         Ok((!table.columns.is_empty() && dense_enough).then_some(table))
     }
+}
+
+/// Whether two column paths are equal ([`same_key`] for each key).
+fn same_path(a: &[&str], b: &[&str]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(a, b)| same_key(a, b))
 }
 
 /// Calls `leaf` with the path and value of every cell of `map`: nested

@@ -65,6 +65,15 @@ const fn special_bytes() -> [bool; 256] {
 
 static SPECIAL: [bool; 256] = special_bytes();
 
+/// [`SPECIAL`], plus `:` and `.`: what strict contexts look at, since
+/// they also neutralize every autolink trigger (R12).
+static STRICT_SPECIAL: [bool; 256] = {
+    let mut table = special_bytes();
+    table[b':' as usize] = true;
+    table[b'.' as usize] = true;
+    table
+};
+
 /// Whether `s` can be written raw in `context` with no analysis.
 fn is_plain(s: &str, line_start: bool) -> bool {
     let bytes = s.as_bytes();
@@ -88,20 +97,78 @@ fn is_intraword(bytes: &[u8], i: usize) -> bool {
         && bytes.get(i + 1).is_some_and(u8::is_ascii_alphanumeric)
 }
 
+/// Whether `s` can be written raw in `context`: [`is_plain`], and in a
+/// strict context no autolink trigger (R12) and, in a path, no `.`. One
+/// pass over the bytes.
+fn is_plain_in(s: &str, context: Context) -> bool {
+    if !context.strict() {
+        return is_plain(s, false);
+    }
+    let bytes = s.as_bytes();
+    let (Some(&first), Some(&last)) = (bytes.first(), bytes.last()) else {
+        return true;
+    };
+    first != b' '
+        && last != b' '
+        && !bytes.iter().enumerate().any(|(i, &b)| {
+            STRICT_SPECIAL[usize::from(b)]
+                && match b {
+                    b'_' => !is_intraword(bytes, i),
+                    b'.' if context == Context::Path => true,
+                    b':' | b'.' => url_trigger(bytes, i),
+                    _ => true,
+                }
+        })
+}
+
 /// Writes `s` in `context`.
+#[inline]
 pub(super) fn write_str(out: &mut Vec<u8>, s: &str, context: Context) {
-    // Strict contexts also neutralize every autolink trigger (R12).
-    let plain = is_plain(s, false)
-        && !(context.strict()
-            && s.bytes()
-                .enumerate()
-                .any(|(i, b)| matches!(b, b':' | b'.') && url_trigger(s.as_bytes(), i)))
-        && !(context == Context::Path && s.contains('.'));
-    if plain {
+    if is_plain_in(s, context) {
         out.extend_from_slice(s.as_bytes());
         return;
     }
     write_line(out, Line::One(s), context, false);
+}
+
+/// Writes the keys of list lines (`- **key**:`, [`Context::Key`]),
+/// remembering which were plain.
+///
+/// The same keys come back on every row of a list of records, and a
+/// struct's field names (on a tape, or in a `Value` built from structs) or
+/// a parsed object's shared key list keep one address: a key at an
+/// address known to be plain is copied without looking at its bytes again
+/// (event-logs: the key scans were an eighth of the rendering).
+#[derive(Debug)]
+pub(super) struct KeyWriter {
+    /// Keys known to be plain, by address: (address, length).
+    plain: [(usize, usize); KEY_SLOTS],
+}
+
+/// Slots of [`KeyWriter`] (a power of two).
+const KEY_SLOTS: usize = 64;
+
+impl Default for KeyWriter {
+    fn default() -> KeyWriter {
+        KeyWriter {
+            plain: [(0, 0); KEY_SLOTS],
+        }
+    }
+}
+
+impl KeyWriter {
+    /// Writes `key` as [`write_str`] does in [`Context::Key`].
+    #[inline]
+    pub(super) fn write(&mut self, out: &mut Vec<u8>, key: &str) {
+        let address = key.as_ptr() as usize;
+        let slot = (address ^ (address >> 6) ^ key.len()) % KEY_SLOTS;
+        if self.plain[slot] == (address, key.len()) || is_plain_in(key, Context::Key) {
+            self.plain[slot] = (address, key.len());
+            out.extend_from_slice(key.as_bytes());
+            return;
+        }
+        write_line(out, Line::One(key), Context::Key, false);
+    }
 }
 
 /// Writes `s` as the whole of a paragraph line: the value rules, plus a

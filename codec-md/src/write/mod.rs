@@ -175,6 +175,8 @@ struct Writer<'o, L> {
     /// Whether a block was written: the next one needs a blank line first.
     started: bool,
     layout: L,
+    /// The keys of list lines, which repeat on every row.
+    keys: escape::KeyWriter,
 }
 
 impl<'o, L: Layout> Writer<'o, L> {
@@ -184,6 +186,7 @@ impl<'o, L: Layout> Writer<'o, L> {
             max_depth,
             started: false,
             layout,
+            keys: escape::KeyWriter::default(),
         }
     }
 
@@ -353,7 +356,9 @@ impl<'o, L: Layout> Writer<'o, L> {
             return Ok(());
         }
         for (label, value) in entries {
-            if matches!(placement(label, value), Placement::Section) {
+            // Only a container can be a section: a scalar needs no second
+            // look (a string's would search it for a line feed again).
+            if !value.is_scalar() && matches!(placement(label, value), Placement::Section) {
                 self.section(label, value, level, depth + 1)?;
             }
         }
@@ -375,7 +380,7 @@ impl<'o, L: Layout> Writer<'o, L> {
             Label::Key("") => {}
             Label::Key(key) => {
                 self.out.extend_from_slice(b"**");
-                escape::write_str(self.out, key, Context::Key);
+                self.keys.write(self.out, key);
                 self.out.extend_from_slice(b"**");
             }
             Label::Index(i) => self.index(i, true),
@@ -479,7 +484,7 @@ impl<'o, L: Layout> Writer<'o, L> {
             for (at, (key, value)) in members.enumerate() {
                 // Rows usually list the columns in order: no hash then.
                 let column = match columns.get(at) {
-                    Some(column) if *column == key => Some(at),
+                    Some(column) if schema::same_key(column, key) => Some(at),
                     _ => index
                         .get_or_insert_with(|| {
                             columns.iter().enumerate().map(|(i, c)| (*c, i)).collect()
