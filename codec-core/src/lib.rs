@@ -89,7 +89,7 @@ mod value;
 mod view;
 
 pub use codec::{is_valid_format_name, Codec, CodecExt, EncodeError, FastPath};
-pub use json::{JsonEscapes, JsonStyle, JsonWriter, StandardEscapes};
+pub use json::{JsonEscapes, JsonObject, JsonStyle, JsonWriter, StandardEscapes};
 pub use map::{IntoIter as MapIntoIter, Iter as MapIter, Map};
 pub use media_type::{MediaType, MediaTypeError};
 pub use number::{InvalidNumber, Number};

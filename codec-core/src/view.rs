@@ -159,6 +159,21 @@ impl<'v> NumberView<'v> {
     }
 }
 
+impl serde::Serialize for NumberView<'_> {
+    /// As [`Number`] serializes: a primitive, or verbatim text under the
+    /// number token that this workspace's serializers write as a number.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            NumberRepr::Number(n) => n.serialize(serializer),
+            NumberRepr::PosInt(v) => serializer.serialize_u64(v),
+            NumberRepr::NegInt(v) => serializer.serialize_i64(v),
+            NumberRepr::Float(v) => serializer.serialize_f64(v),
+            NumberRepr::Float32(v) => serializer.serialize_f32(v),
+            NumberRepr::Text(t) => serializer.serialize_newtype_struct(crate::ser::NUMBER_TOKEN, t),
+        }
+    }
+}
+
 impl<'v> ValueView<'v> for &'v Value {
     type Elements = std::slice::Iter<'v, Value>;
     type Members = crate::MapIter<'v>;

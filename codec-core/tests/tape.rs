@@ -33,6 +33,21 @@ fn agrees<T: Serialize + ?Sized>(label: &str, data: &T) -> Result<String, ToValu
                 .write_view(tape.root(), &mut viewed)
                 .unwrap();
             assert_eq!(String::from_utf8(viewed).unwrap(), json(&tree), "{label}");
+            // A node serializes as its value does, to any serializer.
+            let mut serialized = Vec::new();
+            JsonWriter::compact()
+                .write(&tape.root(), &mut serialized)
+                .unwrap();
+            assert_eq!(
+                String::from_utf8(serialized).unwrap(),
+                json(&tree),
+                "{label}"
+            );
+            assert_eq!(
+                serde_json::to_string(&tape.root()).unwrap(),
+                serde_json::to_string(&tree).unwrap(),
+                "{label}: through serde_json"
+            );
             assert_eq!(tape.depth(), tree.depth(), "{label}: depth");
             assert_eq!(tape.root().depth(), tree.depth(), "{label}: view depth");
             Ok(json(&tree))

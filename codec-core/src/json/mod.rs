@@ -17,12 +17,14 @@
 //! [`Codec`]: crate::Codec
 
 mod escape;
+mod object;
 mod ser;
 mod value;
 
 use serde::Serialize;
 
 pub use escape::{JsonEscapes, StandardEscapes};
+pub use object::JsonObject;
 
 use crate::{EncodeError, Value, ValueView, DEFAULT_MAX_DEPTH};
 

@@ -21,7 +21,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::view::{NumberRepr, NumberView, ValueView, ViewKind};
-use crate::{Map, Number, ToValueError, Value};
+use crate::{Map, Number, ToValueError, Value, ORDERED_MAP_TOKEN};
 
 /// A value recorded as a flat list of events: what
 /// [`to_value`](crate::to_value) would build, without the tree.
@@ -213,6 +213,32 @@ impl<'t> TapeNode<'t> {
                 _ => Value::Null,
             },
         }
+    }
+}
+
+impl Serialize for TapeNode<'_> {
+    /// As the [`Value`] the node records serializes: objects in their
+    /// order, numbers with their text (see [`Value`]'s `Serialize`).
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.kind() {
+            ViewKind::Null => serializer.serialize_unit(),
+            ViewKind::Bool(b) => serializer.serialize_bool(b),
+            ViewKind::Number(n) => n.serialize(serializer),
+            ViewKind::String(s) => serializer.serialize_str(s),
+            ViewKind::Array(items) => serializer.collect_seq(items),
+            ViewKind::Object(members) => {
+                serializer.serialize_newtype_struct(ORDERED_MAP_TOKEN, &InOrder(members))
+            }
+        }
+    }
+}
+
+/// An object's members, serialized as a map in their order.
+struct InOrder<'t>(TapeMembers<'t>);
+
+impl Serialize for InOrder<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.clone())
     }
 }
 
