@@ -14,7 +14,9 @@
 //!   `serde_json::to_vec` of a `serde_json::Value`, then every codec's
 //!   `encode_value` of a `codec_core::Value`.
 //! - `parse/NAME`: compact JSON bytes to a value: `serde_json::from_slice`
-//!   into `serde_json::Value` against `codec_core::from_slice`.
+//!   into `serde_json::Value` against `codec_core::from_slice`, on the
+//!   eight datasets and two small responses of 20 rows
+//!   ([`benches::parse_inputs`]).
 //!
 //! `cargo bench -p benches --bench codecs -- --warm-up-time 1 --measurement-time 3`
 //! then `cargo run -p benches --release --bin bench-table` for the ratios.
@@ -100,9 +102,8 @@ fn value(c: &mut Criterion) {
 }
 
 fn parse(c: &mut Criterion) {
-    for dataset in &DATASETS {
-        let compact = dataset.compact_json();
-        let mut g = c.benchmark_group(format!("parse/{}", dataset.name));
+    for (label, compact) in benches::parse_inputs() {
+        let mut g = c.benchmark_group(format!("parse/{label}"));
         g.throughput(Throughput::Bytes(compact.len() as u64));
         g.bench_function("serde_json::from_slice", |b| {
             b.iter(|| serde_json::from_slice::<serde_json::Value>(black_box(&compact)).unwrap())

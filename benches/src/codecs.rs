@@ -4,7 +4,7 @@
 use codec_core::Codec;
 use codec_html::HtmlCodec;
 use codec_json::JsonCodec;
-use codec_mcp::{McpCodec, StructuredContent};
+use codec_mcp::{McpCodec, StructuredContent, TextFormat};
 use codec_md::{MarkdownCodec, Profile};
 
 /// A codec under test and the name it is reported under.
@@ -47,5 +47,54 @@ pub fn token_codecs() -> Vec<Named> {
         ("codec-md dense", Box::new(md_dense())),
         ("codec-mcp default", Box::new(McpCodec::new())),
         ("codec-mcp text only", Box::new(mcp_text)),
+    ]
+}
+
+/// The ways to build an MCP tool result that a server author chooses
+/// between, for the token report's second table: each as a codec with no
+/// text limit, so the figures are the whole data's cost.
+///
+/// - markdown + structured: the default (text for the model, data for
+///   programs);
+/// - markdown only: `structured_content(Never)`, and the same with the
+///   dense profile;
+/// - summary + structured: `text_format(Summary)`, one line beside the
+///   data;
+/// - JSON + structured: `text_format(Json)`, the specification's
+///   "serialized JSON in a TextContent block" to the letter (what rmcp's
+///   `Json<T>` and the Python SDK's structured tools write).
+pub fn mcp_choices() -> Vec<(&'static str, McpCodec)> {
+    let choice = |structured, text| {
+        McpCodec::builder()
+            .structured_content(structured)
+            .text_format(text)
+            .max_text_chars(None)
+            .build()
+            .expect("no output schema: every policy builds")
+    };
+    vec![
+        (
+            "markdown + structured",
+            choice(StructuredContent::Always, TextFormat::Markdown),
+        ),
+        (
+            "markdown only",
+            choice(StructuredContent::Never, TextFormat::Markdown),
+        ),
+        (
+            "dense markdown only",
+            choice(
+                StructuredContent::Never,
+                TextFormat::Codec(std::sync::Arc::new(md_dense())),
+            ),
+        ),
+        (
+            "summary + structured",
+            choice(StructuredContent::Always, TextFormat::Summary),
+        ),
+        (
+            "JSON + structured",
+            choice(StructuredContent::Always, TextFormat::Json),
+        ),
     ]
 }

@@ -44,6 +44,31 @@ pub const DATASETS: [Dataset; 8] = [
     ),
 ];
 
+/// The inputs of every parse figure (criterion's `parse` group, the
+/// `ratios` runner, `parse-mem`), as `(label, compact JSON)`: the eight
+/// datasets, then the [`SMALL_RESPONSES`].
+pub fn parse_inputs() -> Vec<(&'static str, Vec<u8>)> {
+    let labels = DATASETS.iter().map(|d| d.name);
+    let labels = labels.chain(SMALL_RESPONSES.iter().map(|(label, ..)| *label));
+    labels
+        .filter_map(|label| Some((label, parse_input(label)?)))
+        .collect()
+}
+
+/// Two small responses of 20 rows, one flat and one nested, as
+/// `(label, dataset, rows)`.
+pub const SMALL_RESPONSES: [(&str, &str, usize); 2] =
+    [("tabular-20", "tabular", 20), ("nested-20", "nested", 20)];
+
+/// The parse input labelled `label` (see [`parse_inputs`]).
+pub fn parse_input(label: &str) -> Option<Vec<u8>> {
+    if let Some(dataset) = dataset(label) {
+        return Some(dataset.compact_json());
+    }
+    let (_, name, rows) = SMALL_RESPONSES.iter().find(|(l, ..)| *l == label)?;
+    Some(dataset(name)?.first_rows_json(*rows))
+}
+
 /// The dataset called `name`.
 pub fn dataset(name: &str) -> Option<&'static Dataset> {
     DATASETS.iter().find(|d| d.name == name)
@@ -62,6 +87,31 @@ impl Dataset {
     pub fn compact_json(&self) -> Vec<u8> {
         codec_json::JsonCodec::new()
             .value_to_vec(&self.value())
+            .expect("codec-json writes any Value")
+    }
+
+    /// A small response cut from this dataset: the same data with its
+    /// top-level array (or map) cut to the first `rows` members, as compact
+    /// JSON. Per-response fixed costs dominate at this size, which the
+    /// whole datasets (50 KB to 500 KB) hide.
+    pub fn first_rows_json(&self, rows: usize) -> Vec<u8> {
+        let mut value = self.value();
+        if let codec_core::Value::Object(top) = &mut value {
+            let keys: Vec<String> = top.keys().map(str::to_owned).collect();
+            for key in keys {
+                match top.get_mut(&key) {
+                    Some(codec_core::Value::Array(items)) => items.truncate(rows),
+                    Some(codec_core::Value::Object(map)) if map.len() > rows => {
+                        let kept: codec_core::Map =
+                            std::mem::take(map).into_iter().take(rows).collect();
+                        *map = kept;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        codec_json::JsonCodec::new()
+            .value_to_vec(&value)
             .expect("codec-json writes any Value")
     }
 

@@ -6,7 +6,12 @@
 //!   each dataset round by round so that a busy machine hits the baseline
 //!   and the codec alike.
 //! - Memory and scale: the `gen-large` and `render-mem` binaries, driven by
-//!   `benches/scale.sh`.
+//!   `benches/scale.sh`; the memory of a parsed value, `parse-mem` (behind
+//!   the `count-allocations` feature).
+//! - Parsing alone: the parse groups above on [`parse_inputs`] (the
+//!   datasets and two small responses), and `parse-profile` (one parser on
+//!   one input in a loop), which `benches/parse-cpu.sh` times in CPU time
+//!   and callgrind counts in instructions.
 //! - The negotiated path end to end ([`serve`]): the `serve` bench and the
 //!   `serve` group of `ratios` serve typed data through an axum `Router`,
 //!   `axum::Json` beside the three negotiated codecs.
@@ -24,4 +29,4 @@ pub mod serve;
 pub mod tokens;
 pub mod types;
 
-pub use data::{dataset, Dataset, DATASETS};
+pub use data::{dataset, parse_input, parse_inputs, Dataset, DATASETS, SMALL_RESPONSES};

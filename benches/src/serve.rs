@@ -36,19 +36,15 @@ use tower::ServiceExt;
 use crate::types::Typed;
 use crate::DATASETS;
 
-/// The small responses: (label, dataset, rows). Per-response fixed costs
-/// dominate at this size, which the whole datasets (50 KB to 500 KB) hide.
-pub const SMALL: [(&str, &str, usize); 2] =
-    [("tabular-20", "tabular", 20), ("nested-20", "nested", 20)];
-
 /// Every input of the serve figures, typed: the eight datasets, then the
-/// [`SMALL`] responses.
+/// [`SMALL_RESPONSES`](crate::SMALL_RESPONSES) (per-response fixed costs
+/// dominate at their size, which the whole datasets hide).
 pub fn inputs() -> Vec<(&'static str, Typed)> {
     let mut inputs: Vec<(&'static str, Typed)> = DATASETS
         .iter()
         .map(|dataset| (dataset.name, Typed::load(dataset)))
         .collect();
-    for (label, name, rows) in SMALL {
+    for (label, name, rows) in crate::SMALL_RESPONSES {
         let dataset = crate::dataset(name).expect("a dataset of the benches");
         inputs.push((label, Typed::load(dataset).first_rows(rows)));
     }

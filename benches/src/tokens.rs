@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use codec_core::Codec;
 
-use crate::codecs::token_codecs;
+use crate::codecs::{mcp_choices, token_codecs};
 use crate::data::{Dataset, DATASETS};
 
 /// Tokens of `text` in o200k_base. The tokenizer is built once per process
@@ -124,6 +124,111 @@ pub fn report() -> String {
             group(row.tokens),
             ratio(row.tokens, compact),
             ratio(row.tokens, toon),
+        );
+    }
+    s
+}
+
+/// What one way of building an MCP tool result costs on one dataset.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChoiceMeasure {
+    /// The choice, as [`mcp_choices`] names it.
+    pub choice: &'static str,
+    /// o200k tokens of the text blocks, as the model reads them (decoded,
+    /// not as JSON strings).
+    pub text: usize,
+    /// o200k tokens of `structuredContent` as compact JSON (what a client
+    /// that forwards it shows the model), 0 when there is none.
+    pub structured: usize,
+}
+
+impl ChoiceMeasure {
+    /// What a client that gives the model both the text and the structured
+    /// content bills.
+    pub fn both(&self) -> usize {
+        self.text + self.structured
+    }
+
+    /// What a client that shows the model the structured content instead
+    /// of the text, when there is some, bills.
+    pub fn structured_first(&self) -> usize {
+        if self.structured > 0 {
+            self.structured
+        } else {
+            self.text
+        }
+    }
+}
+
+/// Every choice of [`mcp_choices`] on `dataset`.
+pub fn measure_choices(dataset: &Dataset) -> Vec<ChoiceMeasure> {
+    let value = dataset.value();
+    mcp_choices()
+        .into_iter()
+        .map(|(choice, codec)| {
+            let result = codec.result(&value).expect("every dataset encodes");
+            let text = result
+                .content
+                .iter()
+                .map(|block| match block {
+                    codec_mcp::ContentBlock::Text(t) => count(&t.text),
+                    _ => 0,
+                })
+                .sum();
+            let structured = result.structured_content.as_ref().map_or(0, |value| {
+                let json = codec_json::JsonCodec::new()
+                    .value_to_vec(value)
+                    .expect("codec-json writes any Value");
+                count(&String::from_utf8(json).expect("JSON is UTF-8"))
+            });
+            ChoiceMeasure {
+                choice,
+                text,
+                structured,
+            }
+        })
+        .collect()
+}
+
+/// The second token table: per dataset and choice, the tokens of the text
+/// blocks, of the structured content, and of both (what a client that
+/// forwards both bills).
+pub fn choices_report() -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "| dataset | result | text blocks | structuredContent | both |"
+    );
+    let _ = writeln!(s, "|---|---|---:|---:|---:|");
+    let mut totals: Vec<ChoiceMeasure> = Vec::new();
+    for dataset in &DATASETS {
+        for row in measure_choices(dataset) {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {} |",
+                dataset.name,
+                row.choice,
+                group(row.text),
+                group(row.structured),
+                group(row.both()),
+            );
+            match totals.iter_mut().find(|t| t.choice == row.choice) {
+                Some(t) => {
+                    t.text += row.text;
+                    t.structured += row.structured;
+                }
+                None => totals.push(row),
+            }
+        }
+    }
+    for row in &totals {
+        let _ = writeln!(
+            s,
+            "| **total** | {} | {} | {} | {} |",
+            row.choice,
+            group(row.text),
+            group(row.structured),
+            group(row.both()),
         );
     }
     s

@@ -59,3 +59,46 @@ fn measures_every_codec() {
     assert_eq!(benches::tokens::group(1_234_567), "1,234,567");
     assert_eq!(benches::tokens::group(12), "12");
 }
+
+/// The MCP choices on the smallest dataset: the summary is one short line
+/// beside the data, markdown only has no data, and the JSON text is the
+/// data a second time.
+#[test]
+fn mcp_choices_cost_what_they_say() {
+    let dataset = benches::dataset("github").unwrap();
+    let rows = benches::tokens::measure_choices(dataset);
+    let names: Vec<&str> = rows.iter().map(|r| r.choice).collect();
+    assert_eq!(
+        names,
+        [
+            "markdown + structured",
+            "markdown only",
+            "dense markdown only",
+            "summary + structured",
+            "JSON + structured"
+        ]
+    );
+    let [both, text_only, dense, summary, json] = &rows[..] else {
+        unreachable!()
+    };
+    let markdown = count(
+        &String::from_utf8(
+            codec_core::CodecExt::to_vec(&codec_md::MarkdownCodec::new(), &dataset.value())
+                .unwrap(),
+        )
+        .unwrap(),
+    );
+    assert_eq!(both.text, markdown);
+    assert_eq!(text_only.text, markdown);
+    assert_eq!(text_only.structured, 0);
+    assert_eq!(text_only.structured_first(), markdown);
+    assert!(dense.text <= markdown && dense.structured == 0, "{dense:?}");
+    assert!(summary.text < 30, "{summary:?}");
+    assert_eq!(summary.structured, both.structured);
+    assert_eq!(json.text, json.structured);
+    assert_eq!(json.both(), 2 * json.structured);
+    assert!(
+        markdown < both.structured,
+        "markdown is cheaper than JSON here"
+    );
+}

@@ -40,19 +40,46 @@ pub(crate) enum Command {
         after_help = "Example:\n  codec serve --addr 127.0.0.1:8080 &\n  curl --retry 5 --retry-connrefused -H 'Accept: text/markdown' http://127.0.0.1:8080/github"
     )]
     Serve(ServeArgs),
+    /// Serve DIR/NAME.json to an MCP client over stdio: tools `list` and
+    /// `get`, results rendered by the mcp codec.
+    #[command(after_help = MCP_HELP)]
+    Mcp(McpArgs),
 }
+
+/// `codec mcp --help`'s closing text: what it answers, and how a client
+/// starts it.
+const MCP_HELP: &str = "\
+Protocol: answers MCP revisions 2025-06-18, 2025-11-25 and 2026-07-28 (the
+ones the mcp codec writes; --mcp-version names the newest to answer), and
+writes each result for the revision its client negotiated. One JSON-RPC
+message per line on stdin and stdout; a line that is not JSON-RPC gets a
+JSON-RPC error and the server goes on. Log lines go to stderr.
+
+Tools:
+  list                          the documents, with their rows
+  get {name, offset?, limit?}   a document as markdown (the text block) and
+                                as structuredContent; offset and limit page
+                                through its rows
+
+Example:
+  printf '%s\\n' '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"sh\",\"version\":\"1\"}}}' '{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"list\"}}' | codec mcp data
+
+In an MCP client's configuration (Claude Code's .mcp.json, Claude Desktop's
+claude_desktop_config.json, Cursor's .cursor/mcp.json):
+  {\"mcpServers\": {\"docs\": {\"command\": \"codec\", \"args\": [\"mcp\", \"/path/to/dir\"]}}}";
 
 /// `--profile`'s default.
 const DEFAULT_PROFILE: &str = "default";
-/// `--mcp-version`'s default: the mcp codec's own default version.
-const DEFAULT_MCP_VERSION: &str = "2025-11-25";
 /// `--mcp-structured`'s default: the mcp codec's own default policy.
 const DEFAULT_MCP_STRUCTURED: &str = "always";
+/// `--mcp-text`'s default: the mcp codec's own default text.
+const DEFAULT_MCP_TEXT: &str = "markdown";
 
 /// Options of the codecs, shared by the commands that build them.
 #[derive(Debug, Args, Clone)]
 pub(crate) struct CodecOptions {
-    /// Pretty-print JSON output (the json codec, and the mcp envelope).
+    /// Pretty-print JSON output (the json codec, and the mcp envelope; not
+    /// `codec mcp`, whose messages are one per line).
     #[arg(long)]
     pub(crate) pretty: bool,
     /// The markdown profile: default (the schema of codec-md's SPEC.md),
@@ -68,13 +95,38 @@ pub(crate) struct CodecOptions {
     /// exactly. Not with `--profile`.
     #[arg(long, conflicts_with = "profile")]
     pub(crate) lossless: bool,
-    /// MCP protocol version of the mcp codec.
-    #[arg(long, value_name = "VERSION", default_value = DEFAULT_MCP_VERSION)]
-    pub(crate) mcp_version: String,
+    /// MCP protocol version of the mcp codec (default 2025-11-25). With
+    /// `codec mcp`, the newest revision the server answers (default
+    /// 2026-07-28, all of them).
+    #[arg(long, value_name = "VERSION")]
+    pub(crate) mcp_version: Option<String>,
     /// When the mcp codec sends structuredContent: always, with-schema (only
     /// for tools that declare an output schema) or never.
     #[arg(long, value_name = "POLICY", default_value = DEFAULT_MCP_STRUCTURED)]
     pub(crate) mcp_structured: String,
+    /// What the mcp codec's text block holds: markdown (of --profile), json
+    /// (the serialized structuredContent) or summary (one line saying what
+    /// structuredContent holds, for clients that show the model the
+    /// structured content: the data is not billed twice).
+    #[arg(long, value_name = "FORMAT", default_value = DEFAULT_MCP_TEXT)]
+    pub(crate) mcp_text: String,
+    /// The mcp codec's limit on its text block: `25000chars` (the
+    /// default; a bare number is chars too), `Nbytes`, `Ntokens` (o200k,
+    /// counted exactly), or `none`. Markdown is cut only where a row or an
+    /// item ends, and a note says how to get the rest. Claude Code fails a
+    /// tool result above 25,000 tokens of its own tokenizer: leave a margin.
+    #[arg(long, value_name = "LIMIT", value_parser = text_limit)]
+    pub(crate) mcp_text_limit: Option<TextLimitArg>,
+}
+
+/// `--mcp-text-limit`: a size in a unit, or no limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TextLimitArg {
+    None,
+    Chars(usize),
+    Bytes(usize),
+    /// o200k tokens.
+    Tokens(usize),
 }
 
 impl Default for CodecOptions {
@@ -85,8 +137,10 @@ impl Default for CodecOptions {
             pretty: false,
             profile: DEFAULT_PROFILE.to_owned(),
             lossless: false,
-            mcp_version: DEFAULT_MCP_VERSION.to_owned(),
+            mcp_version: None,
             mcp_structured: DEFAULT_MCP_STRUCTURED.to_owned(),
+            mcp_text: DEFAULT_MCP_TEXT.to_owned(),
+            mcp_text_limit: None,
         }
     }
 }
@@ -185,12 +239,50 @@ pub(crate) struct ServeArgs {
     pub(crate) codec: CodecOptions,
 }
 
+#[derive(Debug, Args)]
+pub(crate) struct McpArgs {
+    /// Directory of NAME.json files, each served as document NAME; none
+    /// serves the bundled sample as `github`. A file that does not parse is
+    /// listed with its error, which `get` answers.
+    pub(crate) dir: Option<PathBuf>,
+    /// Also serve symbolic links that lead outside DIR (by default they are
+    /// skipped with a warning).
+    #[arg(long)]
+    pub(crate) follow_symlinks: bool,
+    #[command(flatten)]
+    pub(crate) codec: CodecOptions,
+}
+
 /// `--max-concurrent`: a positive count.
 fn at_least_one(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
         Ok(0) => Err("must be at least 1".into()),
         Ok(n) => Ok(n),
         Err(e) => Err(e.to_string()),
+    }
+}
+
+/// `--mcp-text-limit`: `N`, `Nchars`, `Nbytes`, `Ntokens` or `none`.
+fn text_limit(text: &str) -> Result<TextLimitArg, String> {
+    if text == "none" {
+        return Ok(TextLimitArg::None);
+    }
+    let (digits, unit): (&str, fn(usize) -> TextLimitArg) =
+        if let Some(n) = text.strip_suffix("chars") {
+            (n, TextLimitArg::Chars)
+        } else if let Some(n) = text.strip_suffix("bytes") {
+            (n, TextLimitArg::Bytes)
+        } else if let Some(n) = text.strip_suffix("tokens") {
+            (n, TextLimitArg::Tokens)
+        } else {
+            (text, TextLimitArg::Chars)
+        };
+    match digits.parse::<usize>() {
+        Ok(n) => Ok(unit(n)),
+        Err(_) => Err(format!(
+            "expected a number with chars, bytes or tokens (`25000chars`, `20000tokens`), or \
+             none; found {text:?}"
+        )),
     }
 }
 
@@ -218,6 +310,7 @@ fn duration(text: &str) -> Result<Duration, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::CommandFactory;
 
     #[test]
     fn durations() {
@@ -254,6 +347,31 @@ mod tests {
     }
 
     #[test]
+    fn text_limits() {
+        let cases: &[(&str, Option<TextLimitArg>)] = &[
+            ("25000", Some(TextLimitArg::Chars(25_000))),
+            ("25000chars", Some(TextLimitArg::Chars(25_000))),
+            ("4096bytes", Some(TextLimitArg::Bytes(4096))),
+            ("20000tokens", Some(TextLimitArg::Tokens(20_000))),
+            ("0tokens", Some(TextLimitArg::Tokens(0))),
+            ("none", Some(TextLimitArg::None)),
+            ("20k", None),
+            ("tokens", None),
+            ("-1", None),
+            ("20000 tokens", None),
+            ("", None),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(text_limit(text).ok(), *expected, "{text:?}");
+        }
+        assert_eq!(
+            text_limit("20k").unwrap_err(),
+            "expected a number with chars, bytes or tokens (`25000chars`, `20000tokens`), or \
+             none; found \"20k\""
+        );
+    }
+
+    #[test]
     fn default_options_are_the_flags_defaults_and_the_codecs_own() {
         let parsed = Cli::try_parse_from(["codec", "render"]).unwrap();
         let Command::Render(args) = parsed.command else {
@@ -261,11 +379,28 @@ mod tests {
         };
         let defaults = CodecOptions::default();
         assert_eq!(format!("{:?}", args.codec), format!("{defaults:?}"));
-        let version: codec_mcp::ProtocolVersion = defaults.mcp_version.parse().unwrap();
-        assert_eq!(version, codec_mcp::ProtocolVersion::default());
+        // No --mcp-version: the codec's own default, which the help names.
+        let render = Cli::command();
+        let render = render.find_subcommand("render").unwrap();
+        let help = render
+            .get_arguments()
+            .find(|a| a.get_id() == "mcp_version")
+            .and_then(|a| a.get_help())
+            .unwrap()
+            .to_string();
+        let default = codec_mcp::ProtocolVersion::default();
+        assert!(help.contains(&format!("(default {default})")), "{help}");
+        assert!(
+            help.contains(&format!("default {}", codec_mcp::ProtocolVersion::LATEST)),
+            "{help}"
+        );
         assert_eq!(
             codec_mcp::StructuredContent::default(),
             codec_mcp::StructuredContent::Always
         );
+        assert!(matches!(
+            codec_mcp::TextFormat::default(),
+            codec_mcp::TextFormat::Markdown
+        ));
     }
 }

@@ -49,6 +49,8 @@ pub(crate) enum CliError {
     Write(#[source] io::Error),
     #[error("server failed: {0}")]
     Serve(#[source] io::Error),
+    #[error("MCP session failed: {0}")]
+    Mcp(String),
 }
 
 impl CliError {
@@ -61,7 +63,8 @@ impl CliError {
             | CliError::Encode { .. }
             | CliError::Input(_)
             | CliError::Write(_)
-            | CliError::Serve(_) => 1,
+            | CliError::Serve(_)
+            | CliError::Mcp(_) => 1,
             CliError::NotAcceptable(_) | CliError::UnknownFormat { .. } => 2,
             CliError::Usage(_) => 64,
         }

@@ -1,5 +1,6 @@
 //! `codec`: render JSON as markdown, JSON or an MCP result, parse rendered
-//! tables back, negotiate like a server, count tokens, and serve files.
+//! tables back, negotiate like a server, count tokens, and serve files over
+//! HTTP or to an MCP client.
 //!
 //! Exit codes (a stable interface):
 //!
@@ -11,8 +12,10 @@
 //! | 64 | bad usage: unknown flag, missing argument |
 
 mod cli;
+mod directory;
 mod error;
 mod input;
+mod mcp;
 mod negotiate_cmd;
 mod parse_cmd;
 mod registry;
@@ -43,6 +46,7 @@ fn main() -> ExitCode {
         Command::Negotiate(args) => negotiate_cmd::run(&args),
         Command::Stats(args) => stats::run(&args),
         Command::Serve(args) => serve::run(&args),
+        Command::Mcp(args) => mcp::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

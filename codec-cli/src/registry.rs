@@ -2,14 +2,14 @@
 
 use std::sync::Arc;
 
-use codec_core::{Codec, MediaType, O200k};
+use codec_core::{Codec, MediaType, O200k, TextLimit};
 use codec_html::HtmlCodec;
 use codec_json::JsonCodec;
-use codec_mcp::{McpCodec, ProtocolVersion, StructuredContent, TextFormat};
+use codec_mcp::{McpCodec, McpCodecBuilder, ProtocolVersion, StructuredContent, TextFormat};
 use codec_md::{MarkdownCodec, Profile};
 use negotiate::Negotiator;
 
-use crate::cli::CodecOptions;
+use crate::cli::{CodecOptions, TextLimitArg};
 use crate::error::CliError;
 
 /// The built-in codecs in the server's order of preference: JSON first, so
@@ -17,6 +17,20 @@ use crate::error::CliError;
 /// conventional API answer, and markdown for every client that asks for it
 /// (Claude Code, Cursor and OpenCode all list `text/markdown` first).
 pub(crate) fn codecs(options: &CodecOptions) -> Result<Vec<Arc<dyn Codec>>, CliError> {
+    let md = markdown(options)?;
+    let mcp = mcp_builder(options, md.clone())?
+        .protocol_version(mcp_version(options)?.unwrap_or_default())
+        .build()
+        .map_err(|e| CliError::Usage(format!("mcp codec: {e}")))?;
+    Ok(vec![
+        Arc::new(JsonCodec::builder().pretty(options.pretty).build()),
+        md,
+        Arc::new(mcp),
+    ])
+}
+
+/// The markdown codec of `--profile` and `--lossless`.
+pub(crate) fn markdown(options: &CodecOptions) -> Result<Arc<dyn Codec>, CliError> {
     let profile = match options.profile.as_str() {
         "default" => Profile::Default,
         "lossless" => Profile::Lossless,
@@ -38,10 +52,16 @@ pub(crate) fn codecs(options: &CodecOptions) -> Result<Vec<Arc<dyn Codec>>, CliE
             ))
         }
     };
-    let version: ProtocolVersion = options
-        .mcp_version
-        .parse()
-        .map_err(|e| CliError::Usage(format!("--mcp-version: {e}")))?;
+    Ok(Arc::new(MarkdownCodec::builder().profile(profile).build()))
+}
+
+/// The mcp codec's options from the flags, its text written by `md`; the
+/// protocol version is the caller's (`render` takes `--mcp-version`,
+/// `codec mcp` each client's).
+pub(crate) fn mcp_builder(
+    options: &CodecOptions,
+    md: Arc<dyn Codec>,
+) -> Result<McpCodecBuilder, CliError> {
     let structured = match options.mcp_structured.as_str() {
         "always" => StructuredContent::Always,
         "with-schema" => StructuredContent::WithOutputSchema,
@@ -52,19 +72,45 @@ pub(crate) fn codecs(options: &CodecOptions) -> Result<Vec<Arc<dyn Codec>>, CliE
             )))
         }
     };
-    let md: Arc<dyn Codec> = Arc::new(MarkdownCodec::builder().profile(profile).build());
-    let mcp = McpCodec::builder()
-        .protocol_version(version)
+    let text = match options.mcp_text.as_str() {
+        "markdown" => TextFormat::Codec(md),
+        "json" => TextFormat::Json,
+        "summary" => TextFormat::Summary,
+        other => {
+            return Err(CliError::Usage(format!(
+                "--mcp-text: unknown format {other:?}; expected markdown, json or summary"
+            )))
+        }
+    };
+    let builder = McpCodec::builder()
         .structured_content(structured)
-        .text_format(TextFormat::Codec(md.clone()))
-        .pretty(options.pretty)
-        .build()
-        .map_err(|e| CliError::Usage(format!("mcp codec: {e}")))?;
-    Ok(vec![
-        Arc::new(JsonCodec::builder().pretty(options.pretty).build()),
-        md,
-        Arc::new(mcp),
-    ])
+        .text_format(text)
+        .pretty(options.pretty);
+    Ok(match options.mcp_text_limit {
+        Some(limit) => builder.text_limit(text_limit(limit)),
+        None => builder,
+    })
+}
+
+/// `--mcp-text-limit` as the codec's limit (`None` for none): tokens are
+/// o200k's, counted exactly.
+pub(crate) fn text_limit(limit: TextLimitArg) -> Option<TextLimit> {
+    match limit {
+        TextLimitArg::None => None,
+        TextLimitArg::Chars(n) => Some(TextLimit::chars(n)),
+        TextLimitArg::Bytes(n) => Some(TextLimit::bytes(n)),
+        TextLimitArg::Tokens(n) => Some(TextLimit::tokens(n, Arc::new(O200k::new()))),
+    }
+}
+
+/// `--mcp-version`, if given.
+pub(crate) fn mcp_version(options: &CodecOptions) -> Result<Option<ProtocolVersion>, CliError> {
+    options
+        .mcp_version
+        .as_deref()
+        .map(str::parse)
+        .transpose()
+        .map_err(|e| CliError::Usage(format!("--mcp-version: {e}")))
 }
 
 /// The negotiator every command but `serve` uses: the built-in codecs,
@@ -117,8 +163,10 @@ mod tests {
             pretty: false,
             profile: profile.to_owned(),
             lossless: false,
-            mcp_version: "2025-11-25".to_owned(),
+            mcp_version: None,
             mcp_structured: "always".to_owned(),
+            mcp_text: "markdown".to_owned(),
+            mcp_text_limit: None,
         }
     }
 

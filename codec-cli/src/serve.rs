@@ -25,7 +25,7 @@ use tokio::sync::Semaphore;
 
 use crate::cli::ServeArgs;
 use crate::error::CliError;
-use crate::input;
+use crate::{directory, input};
 
 use self::body::SharedBody;
 use self::connection::Timeouts;
@@ -46,9 +46,14 @@ struct Site {
 pub(crate) fn run(args: &ServeArgs) -> Result<(), CliError> {
     let documents = match &args.dir {
         Some(dir) => {
-            let loaded = documents::load_dir(dir, args.follow_symlinks)?;
+            let mut loaded = directory::load_dir(dir, args.follow_symlinks)?;
             for skipped in &loaded.skipped {
                 eprintln!("codec: {skipped}");
+            }
+            // A file that does not parse stops the server before it
+            // starts, naming the file, line and column.
+            if let Some((_, error)) = loaded.failed.pop_first() {
+                return Err(error);
             }
             loaded.documents
         }

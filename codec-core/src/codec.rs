@@ -101,13 +101,16 @@ pub trait Codec: Send + Sync {
     /// the limit, else at a word end, else at the limit, then a blank line
     /// and a note saying how much was kept. It knows nothing of the
     /// format: a cut JSON document is no longer JSON. Override it where a
-    /// plain cut reads wrong (the markdown codec never cuts inside a table
-    /// row and closes a cut code fence), building on [`truncate_with`](crate::truncate_with).
+    /// plain cut reads wrong (the markdown codec cuts only where a table
+    /// row or an item ends, and counts what it left out), building on
+    /// [`truncate_with`](crate::truncate_with), which keeps the note, its
+    /// hint and the final measure the same for every codec.
     ///
-    /// An override must return a text that fits unchanged, keep a prefix
-    /// of the text (plus only what closes it), fit the limit, note
-    /// included, whenever the limit leaves room for the note, and be
-    /// deterministic; the `testkit` checks all of that.
+    /// The limit may be in chars, bytes or tokens ([`TextLimit`]). An
+    /// override must return a text that fits unchanged, keep a prefix of
+    /// the text (plus only what closes it), fit the limit, note included,
+    /// whenever the limit leaves room for the note, and be deterministic;
+    /// the `testkit` checks all of that.
     fn truncate(&self, text: String, limit: &TextLimit) -> Truncation {
         truncate_plain(text, limit)
     }

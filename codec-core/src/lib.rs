@@ -21,10 +21,11 @@
 //! - [`Codec`] and [`CodecExt`]: the object-safe trait a codec implements,
 //!   and the generic helpers handlers call.
 //! - [`MediaType`]: a parsed `type/subtype; name=value`.
-//! - [`TextLimit`], [`Truncation`] and [`Omission`]: a codec's text cut
-//!   down to a limit ([`Codec::truncate`]), with the plain cut
-//!   ([`truncate_plain`]) and the frame codec-specific cuts build on
-//!   ([`truncate_with`]).
+//! - [`TextLimit`]: a budget in chars, bytes or a tokenizer's tokens
+//!   (exact), with the hint its note gives; [`Truncation`], [`Omission`]
+//!   and [`Tally`]: a codec's text cut down to it ([`Codec::truncate`])
+//!   and what was left out, with the plain cut ([`truncate_plain`]) and
+//!   the frame codec-specific cuts build on ([`truncate_with`], [`Cut`]).
 //! - [`TokenCounter`]: what a text costs a model in its tokenizer's
 //!   tokens; `O200k` (feature `o200k`) counts `o200k_base` exactly.
 //! - `testkit` (feature `testkit`): checks any codec through every entry
@@ -105,6 +106,6 @@ pub use tape::{Tape, TapeElements, TapeMembers, TapeNode};
 #[cfg_attr(docsrs, doc(cfg(feature = "o200k")))]
 pub use tokens::O200k;
 pub use tokens::TokenCounter;
-pub use truncate::{truncate_plain, truncate_with, Omission, TextLimit, Truncation};
+pub use truncate::{truncate_plain, truncate_with, Cut, Omission, Tally, TextLimit, Truncation};
 pub use value::Value;
 pub use view::{NumberView, ValueView, ViewKind};

@@ -155,9 +155,14 @@ impl<'a> CodecTester<'a> {
         let len = text.chars().count();
         let boxed: Box<&dyn Codec> = Box::new(self.codec);
         let arc: Arc<&dyn Codec> = Arc::new(self.codec);
-        for max in [0, 1, 64, 400, len / 2, len.saturating_sub(1), len, len + 1] {
-            let limit = TextLimit::Chars(max);
-            let case = format!("{label} cut to {max} chars");
+        let bytes = text.len();
+        let limits = [0, 1, 64, 400, len / 2, len.saturating_sub(1), len, len + 1]
+            .map(TextLimit::chars)
+            .into_iter()
+            .chain([64, 400, bytes / 2, bytes.saturating_sub(1), bytes].map(TextLimit::bytes));
+        for limit in limits {
+            let (max, len) = (limit.max(), limit.measure(text));
+            let case = format!("{label} cut to {max} {}", limit.unit());
             let cut = self.codec.truncate(text.to_owned(), &limit);
             for (entry_point, again) in [
                 (
@@ -183,7 +188,7 @@ impl<'a> CodecTester<'a> {
             let Some(omission) = cut.omitted else {
                 assert!(
                     len <= max && cut.text == text,
-                    "{}: case {case:?}: a text of {len} chars came back changed or uncut:\n{}",
+                    "{}: case {case:?}: a text of size {len} came back changed or uncut:\n{}",
                     self.name(),
                     cut.text
                 );
@@ -191,13 +196,13 @@ impl<'a> CodecTester<'a> {
             };
             assert!(
                 len > max && omission.total == len && omission.kept <= len,
-                "{}: case {case:?}: a cut of a text of {len} chars reports {omission:?}",
+                "{}: case {case:?}: a cut of a text of size {len} reports {omission:?}",
                 self.name()
             );
             let kept = &text[..limit.longest_prefix(text, omission.kept)];
             assert!(
                 cut.text.starts_with(kept),
-                "{}: case {case:?}: the cut does not start with the {} chars it says it kept:\n{}",
+                "{}: case {case:?}: the cut does not start with the {} it says it kept:\n{}",
                 self.name(),
                 omission.kept,
                 cut.text

@@ -34,8 +34,56 @@ pub trait TokenCounter: Send + Sync {
     /// as `o200k`.
     fn name(&self) -> &str;
 
-    /// The number of tokens of `text`.
+    /// The number of tokens of `text`: at most its length in bytes, as
+    /// for every byte-level tokenizer (a [`TextLimit`](crate::TextLimit)
+    /// relies on it to skip counting texts that are short enough).
     fn count(&self, text: &str) -> usize;
+
+    /// The length in bytes of the longest prefix of `text` that counts at
+    /// most `max` tokens, at a char boundary: where a token budget ends.
+    ///
+    /// The default searches with [`count`](TokenCounter::count) (a binary
+    /// search over byte offsets: about `log2(text.len())` counts of
+    /// prefixes); a tokenizer that can say where its tokens end overrides
+    /// it with one pass, as [`O200k`] does. Counts of prefixes are assumed
+    /// to grow with the prefix, as they do for a tokenizer whose pieces
+    /// are found left to right; where they do not, the result may be
+    /// short of the longest, never over `max`.
+    fn longest_prefix(&self, text: &str, max: usize) -> usize {
+        prefix_by_search(self, text, max, text.len())
+    }
+}
+
+/// The longest prefix of `text[..hi]` that counts at most `max` tokens,
+/// found by a binary search over char boundaries.
+fn prefix_by_search<C: TokenCounter + ?Sized>(
+    counter: &C,
+    text: &str,
+    max: usize,
+    hi: usize,
+) -> usize {
+    let hi = crate::truncate::floor_char_boundary(text, hi);
+    if counter.count(&text[..hi]) <= max {
+        return hi;
+    }
+    // `lo` always fits (the empty prefix counts 0); `hi` never does.
+    let (mut lo, mut hi) = (0, hi);
+    while hi - lo > 1 {
+        let mut mid = crate::truncate::floor_char_boundary(text, lo + (hi - lo) / 2);
+        if mid == lo {
+            // `lo` and `hi` are in one char, or at its two ends.
+            mid = lo + text[lo..].chars().next().map_or(1, char::len_utf8);
+            if mid >= hi {
+                break;
+            }
+        }
+        if counter.count(&text[..mid]) <= max {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
 }
 
 impl fmt::Debug for dyn TokenCounter + '_ {
@@ -105,6 +153,42 @@ impl TokenCounter for O200k {
     fn count(&self, text: &str) -> usize {
         self.bpe.count_ordinary(text)
     }
+
+    /// One encoding of a prefix of `text` long enough to hold `max`
+    /// tokens and some more (8 bytes a token to start with, doubled until
+    /// it does: o200k averages about 4 bytes a token on English text and
+    /// markdown tables): the first `max` tokens' bytes end the prefix,
+    /// which is then counted on its own (a token that spans a char, or a
+    /// piece the cut shortens, can make it count more); only if it does is
+    /// the prefix searched for with counts. So finding where a budget ends
+    /// costs about twice the budget's text, not the whole text.
+    fn longest_prefix(&self, text: &str, max: usize) -> usize {
+        // Tokens past `max` that make the piece cut at the window's end
+        // unlikely to reach back into the first `max` tokens.
+        const SLACK: usize = 64;
+        let mut window = max.saturating_mul(8).max(256);
+        loop {
+            let end = crate::truncate::floor_char_boundary(text, window);
+            let tokens = self.bpe.encode_ordinary(&text[..end]);
+            if end == text.len() && tokens.len() <= max {
+                return text.len();
+            }
+            if end < text.len() && tokens.len() < max.saturating_add(SLACK) {
+                window = window.saturating_mul(2);
+                continue;
+            }
+            // Ordinary tokens always decode: they come from this vocabulary.
+            let cut = self
+                .bpe
+                .decode_bytes(&tokens[..max.min(tokens.len())])
+                .map_or(0, |b| b.len());
+            let cut = crate::truncate::floor_char_boundary(text, cut);
+            if self.count(&text[..cut]) <= max {
+                return cut;
+            }
+            return prefix_by_search(self, text, max, cut);
+        }
+    }
 }
 
 #[cfg(all(test, feature = "o200k"))]
@@ -128,5 +212,36 @@ mod tests {
         }
         let counter: &dyn TokenCounter = &o200k;
         assert_eq!(format!("{counter:?}"), r#"TokenCounter { name: "o200k" }"#);
+    }
+
+    /// The one-pass prefix of `O200k` is the longest, as the default's
+    /// search over counts finds it, and never over the budget.
+    #[test]
+    fn longest_prefixes() {
+        /// `O200k`'s counts with the default search.
+        struct Searched(O200k);
+        impl TokenCounter for Searched {
+            fn name(&self) -> &str {
+                "searched"
+            }
+            fn count(&self, text: &str) -> usize {
+                self.0.count(text)
+            }
+        }
+        let o200k = O200k::new();
+        let texts = [
+            "|id|name|\n|---|---|\n|1|ada|\n|2|bob|\n".repeat(20),
+            "日本語のテキスト、絵文字😀も。".repeat(10),
+            "word ".repeat(300),
+        ];
+        for text in &texts {
+            for max in [0, 1, 7, 50, 120, 10_000] {
+                let fast = o200k.longest_prefix(text, max);
+                let searched = Searched(o200k).longest_prefix(text, max);
+                assert!(text.is_char_boundary(fast), "{max}");
+                assert!(o200k.count(&text[..fast]) <= max, "{max}: {fast}");
+                assert_eq!(fast, searched, "{max}: {text:?}");
+            }
+        }
     }
 }

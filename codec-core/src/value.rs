@@ -206,3 +206,25 @@ impl std::ops::Index<usize> for Value {
             .unwrap_or(&NULL)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every array element and object member is a `Value`: its size is
+    /// most of a parsed value's memory.
+    #[test]
+    fn a_value_is_no_larger_than_serde_jsons() {
+        assert!(size_of::<Value>() <= 32, "{}", size_of::<Value>());
+        assert!(size_of::<Value>() <= size_of::<serde_json::Value>());
+        assert!(size_of::<Number>() <= 24, "{}", size_of::<Number>());
+    }
+
+    /// Values cross threads and `await`s (shared key lists included).
+    #[test]
+    fn a_value_is_send_and_sync() {
+        fn send_sync<T: Send + Sync + 'static>() {}
+        send_sync::<Value>();
+        send_sync::<crate::Map>();
+    }
+}

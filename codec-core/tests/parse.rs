@@ -1,7 +1,7 @@
 //! JSON bytes to Value: order, verbatim numbers, positioned errors, limits.
 
 use codec_core::{
-    from_slice, from_slice_with, from_str, DuplicateKeys, ParseErrorKind, ParseOptions, Value,
+    from_slice, from_slice_with, from_str, DuplicateKeys, Map, ParseErrorKind, ParseOptions, Value,
 };
 
 #[test]
@@ -260,4 +260,135 @@ fn agrees_with_serde_json_on_the_shared_datasets() {
     let theirs: serde_json::Value = serde_json::from_slice(bytes).unwrap();
     let ours_as_serde: serde_json::Value = serde_json::to_value(&ours).unwrap();
     assert_eq!(ours_as_serde, theirs);
+}
+
+/// Objects that repeat, drift from or alternate between the keys of the
+/// objects before them (which the parser shares among them): every one
+/// reads back in its own order, with its own values.
+#[test]
+fn series_of_objects_keep_their_own_keys() {
+    let wide = |n: usize, skip: usize| {
+        let members: Vec<String> = (0..n)
+            .filter(|&i| i != skip)
+            .map(|i| format!(r#""k{i}":{i}"#))
+            .collect();
+        format!("{{{}}}", members.join(","))
+    };
+    let cases: Vec<String> =
+        vec![
+        r#"[{"a":1,"b":2},{"a":3,"b":4},{"a":5,"b":6}]"#.into(),
+        // An optional member, on and off.
+        r#"[{"a":1,"b":2},{"a":1,"b":2,"e":3},{"a":1,"b":2},{"a":1,"b":2,"e":3},{"a":1,"b":2}]"#
+            .into(),
+        // Fewer keys, a different key in the middle, another order.
+        r#"[{"a":1,"b":2},{"a":1,"b":2},{"a":1},{"a":1,"x":2,"b":3},{"b":1,"a":2},{"a":[]}]"#
+            .into(),
+        // Three shapes of one first key, in turn.
+        r#"[{"a":1,"b":2},{"a":1,"c":2},{"a":1,"d":2},{"a":1,"b":2},{"a":1,"c":2},{"a":1,"d":2}]"#
+            .into(),
+        // Nested series, and an escaped key equal to a plain one.
+        r#"[{"o":{"p":1,"q":[{"r":1},{"r":2}]}},{"o":{"p":2,"q":[{"r":3}]}},{"\u006f":{"p":3}}]"#
+            .into(),
+        // Wide objects (hashed keys), repeated, then drifting after the
+        // 28th key, then missing one.
+        format!("[{},{},{},{}]", wide(30, 99), wide(30, 99), wide(31, 99), wide(30, 28)),
+        format!("[{},{},{}]", wide(40, 99), wide(40, 3), wide(40, 99)),
+    ];
+    for input in &cases {
+        let value = from_str(input).unwrap();
+        // Value serializes objects in their order: the compact input back.
+        let expected = input.replace(r#""\u006f""#, r#""o""#);
+        assert_eq!(serde_json::to_string(&value).unwrap(), expected);
+        for object in value.as_array().unwrap() {
+            let object = object.as_object().unwrap();
+            for (i, (key, member)) in object.iter().enumerate() {
+                assert_eq!(object.get(key), Some(member), "{key} in {input}");
+                assert_eq!(object.index_of(key), Some(i), "{key} in {input}");
+            }
+            assert_eq!(object.get("absent"), None);
+        }
+    }
+}
+
+/// A repeated key is found wherever it is: while the keys follow the
+/// objects before them, after they leave them, and past the size at which
+/// keys are hashed.
+#[test]
+fn duplicate_keys_in_series_of_objects() {
+    let wide: String = (0..30).map(|i| format!(r#""k{i}":{i},"#)).collect();
+    // (input, the repeated key, the value with the last value kept)
+    let cases: Vec<(String, &str, String)> = vec![
+        (
+            r#"[{"a":1,"b":2},{"a":1,"b":2},{"a":1,"a":2}]"#.into(),
+            "a",
+            r#"[{"a":1,"b":2},{"a":1,"b":2},{"a":2}]"#.into(),
+        ),
+        (
+            r#"[{"a":1,"b":2},{"a":1,"b":2},{"a":1,"b":2,"a":3}]"#.into(),
+            "a",
+            r#"[{"a":1,"b":2},{"a":1,"b":2},{"a":3,"b":2}]"#.into(),
+        ),
+        (
+            format!(r#"[{{{wide}"z":0}},{{{wide}"k0":9}}]"#),
+            "k0",
+            format!(
+                r#"[{{{wide}"z":0}},{{"k0":9,{}}}]"#,
+                &wide[7..wide.len() - 1]
+            ),
+        ),
+    ];
+    for (input, key, last_wins) in &cases {
+        // The error points at the repeated key, its last occurrence.
+        let column = input.rfind(&format!("\"{key}\"")).unwrap() + 1;
+        let error = format!("duplicate key \"{key}\" at line 1 column {column}");
+        assert_eq!(from_str(input).unwrap_err().to_string(), error, "{input}");
+        let options = ParseOptions::new().duplicate_keys(DuplicateKeys::LastWins);
+        let value = from_slice_with(input.as_bytes(), &options).unwrap();
+        assert_eq!(serde_json::to_string(&value).unwrap(), *last_wins);
+    }
+}
+
+/// A parsed object (whose keys the parser may share with the objects
+/// before it) behaves as one built by `insert`, through every operation,
+/// small and large.
+#[test]
+fn parsed_maps_behave_as_built_ones() {
+    for len in [3, 30] {
+        let record: Vec<String> = (0..len).map(|i| format!(r#""k{i}":{i}"#)).collect();
+        let record = format!("{{{}}}", record.join(","));
+        let input = format!("[{record},{record},{record}]");
+        let parsed = from_str(&input).unwrap();
+        let built: Map = (0..len)
+            .map(|i| (format!("k{i}"), Value::from(i)))
+            .collect();
+        for object in parsed.as_array().unwrap() {
+            let mut ours = object.as_object().unwrap().clone();
+            let mut theirs = built.clone();
+            assert_eq!(ours, theirs);
+            let pairs = |m: &Map| -> Vec<(String, Value)> {
+                m.iter().map(|(k, v)| (k.to_owned(), v.clone())).collect()
+            };
+            *ours.get_mut("k1").unwrap() = Value::from("one");
+            *theirs.get_mut("k1").unwrap() = Value::from("one");
+            assert_eq!(
+                ours.insert("k2", Value::Null),
+                theirs.insert("k2", Value::Null)
+            );
+            assert_eq!(pairs(&ours), pairs(&theirs));
+            assert_eq!(ours.insert("new", Value::Null), None);
+            theirs.insert("new", Value::Null);
+            assert_eq!(ours.remove("k0"), theirs.remove("k0"));
+            assert_eq!(pairs(&ours), pairs(&theirs));
+            ours.sort_keys();
+            theirs.sort_keys();
+            assert_eq!(pairs(&ours), pairs(&theirs));
+            assert_eq!(ours.index_of("new"), theirs.index_of("new"));
+            let owned: Vec<(String, Value)> = ours.clone().into_iter().rev().collect();
+            let expected: Vec<(String, Value)> = theirs.clone().into_iter().rev().collect();
+            assert_eq!(owned, expected);
+            assert_eq!(ours, theirs);
+        }
+        // The other objects of the series did not change.
+        assert_eq!(parsed[2].as_object().unwrap(), &built);
+    }
 }

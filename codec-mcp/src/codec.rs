@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use codec_core::{
     Codec, EncodeError, FastPath, JsonWriter, MediaType, Tape, TapeNode, TextLimit, Value,
-    ValueView, ViewKind, DEFAULT_MAX_DEPTH,
+    ValueView, DEFAULT_MAX_DEPTH,
 };
 use codec_json::JsonCodec;
 use codec_md::MarkdownCodec;
@@ -13,6 +13,7 @@ use codec_md::MarkdownCodec;
 use crate::draft::{Draft, Structured};
 use crate::options::{ConfigError, StructuredContent, TextFormat};
 use crate::schema::{advertised_output_schema, needs_wrapping};
+use crate::summary;
 use crate::version::ProtocolVersion;
 use crate::wire::{
     CallToolResult, ContentBlock, Implementation, JsonRpcResponse, RequestId, SERVER_INFO_KEY,
@@ -78,8 +79,11 @@ pub struct McpCodec {
     structured: StructuredContent,
     output_schema: Option<Arc<Value>>,
     text_codec: Arc<dyn Codec>,
+    /// [`TextFormat::Summary`]: one line where the result carries
+    /// structured content, `text_codec` (markdown) where it does not.
+    summary: bool,
     json_text: bool,
-    max_text_chars: Option<usize>,
+    text_limit: Option<TextLimit>,
     structured_errors: bool,
     server_info: Option<Implementation>,
     /// Compact or pretty: every JSON this codec writes.
@@ -113,7 +117,7 @@ pub struct McpCodecBuilder {
     output_schema: Option<Value>,
     text_format: TextFormat,
     json_text: bool,
-    max_text_chars: Option<usize>,
+    text_limit: Option<TextLimit>,
     structured_errors: bool,
     server_info: Option<Implementation>,
     pretty: bool,
@@ -175,16 +179,53 @@ impl McpCodecBuilder {
     ///
     /// A longer text is cut by the codec that wrote it
     /// ([`Codec::truncate`]), which knows where its syntax allows a cut:
-    /// the markdown codec never cuts inside a table row (a cut cell would
-    /// read as a real value) and closes a code fence left open
-    /// ([`codec_md::truncate`]); other codecs, JSON included, get the
-    /// plain cut of [`codec_core::truncate_plain`] (a line end near the
-    /// limit, else a word end). Either way the text ends with a note
-    /// saying how many chars were kept and omitted. The structured content
-    /// is never cut. A limit smaller than the note (about 160 chars) gives
-    /// the note alone.
+    /// the markdown codec cuts only where a table row or an item ends (a
+    /// cut cell would read as a real value) and says how many rows and
+    /// items it left out ([`codec_md::truncate`]); other codecs, JSON
+    /// included, get the plain cut of [`codec_core::truncate_plain`] (a
+    /// line end near the limit, else a word end). Either way the text
+    /// ends with a note saying how many chars were kept and omitted. The
+    /// structured content is never cut. A limit smaller than the note
+    /// (about 200 chars) gives the note alone. Shorthand for
+    /// [`McpCodecBuilder::text_limit`] with [`TextLimit::chars`].
     pub fn max_text_chars(mut self, limit: Option<usize>) -> McpCodecBuilder {
-        self.max_text_chars = limit;
+        self.text_limit = limit.map(TextLimit::chars);
+        self
+    }
+
+    /// The limit of the main text block in any unit: chars, bytes, or a
+    /// tokenizer's tokens counted exactly ([`TextLimit::tokens`], with
+    /// `codec_core::O200k` for `o200k_base`), and the hint its note ends
+    /// with (how the model gets the rest: "Call `get` with rows={rows}..
+    /// for the next rows."). `None` for no limit. Default
+    /// [`DEFAULT_MAX_TEXT_CHARS`] chars.
+    ///
+    /// The text is cut by the codec that wrote it, as for
+    /// [`McpCodecBuilder::max_text_chars`]: markdown only where a row or
+    /// an item ends, with a note counting the rows and items left out
+    /// (the same cut as the markdown codec's own budget,
+    /// `codec_md::MarkdownCodecBuilder::budget`). The structured content
+    /// is never cut.
+    ///
+    /// ```
+    /// use codec_core::{from_str, TextLimit};
+    /// use codec_mcp::McpCodec;
+    ///
+    /// let limit = TextLimit::bytes(400).with_hint("Call `get` with rows={rows}.. for the rest.");
+    /// let codec = McpCodec::builder().text_limit(Some(limit)).build().unwrap();
+    /// let rows: Vec<String> = (0..200).map(|i| format!(r#"{{"id": {i}}}"#)).collect();
+    /// let result = codec.result(&from_str(&format!("[{}]", rows.join(","))).unwrap()).unwrap();
+    /// let text = result.text().unwrap();
+    /// assert!(text.len() <= 400);
+    /// assert!(text.starts_with("|id|\n|---|\n|0|\n|1|\n"));
+    /// let kept = text.lines().filter(|l| l.starts_with('|')).count() - 2;
+    /// assert!(text.ends_with(&format!(
+    ///     "; {} of 200 rows were left out. Call `get` with rows={kept}.. for the rest.]",
+    ///     200 - kept
+    /// )));
+    /// ```
+    pub fn text_limit(mut self, limit: Option<TextLimit>) -> McpCodecBuilder {
+        self.text_limit = limit;
         self
     }
 
@@ -237,8 +278,9 @@ impl McpCodecBuilder {
 
     /// The codec, options already checked.
     fn assemble(self) -> McpCodec {
+        let summary = matches!(self.text_format, TextFormat::Summary);
         let text_codec: Arc<dyn Codec> = match self.text_format {
-            TextFormat::Markdown => Arc::new(MarkdownCodec::new()),
+            TextFormat::Markdown | TextFormat::Summary => Arc::new(MarkdownCodec::new()),
             TextFormat::Json => Arc::new(JsonCodec::new()),
             TextFormat::Codec(codec) => codec,
         };
@@ -247,8 +289,9 @@ impl McpCodecBuilder {
             structured: self.structured,
             output_schema: self.output_schema.map(Arc::new),
             text_codec,
+            summary,
             json_text: self.json_text,
-            max_text_chars: self.max_text_chars,
+            text_limit: self.text_limit,
             structured_errors: self.structured_errors,
             server_info: self.server_info,
             json: if self.pretty {
@@ -284,7 +327,7 @@ impl McpCodec {
             output_schema: None,
             text_format: TextFormat::Markdown,
             json_text: false,
-            max_text_chars: Some(DEFAULT_MAX_TEXT_CHARS),
+            text_limit: Some(TextLimit::chars(DEFAULT_MAX_TEXT_CHARS)),
             structured_errors: false,
             server_info: None,
             pretty: false,
@@ -416,8 +459,12 @@ impl McpCodec {
             Some(self.structured(value, self.output_schema.as_deref())?)
         };
         let mut content = Vec::with_capacity(2);
-        match self.render_text(input)? {
-            Some(text) => content.push(ContentBlock::text(self.limit(text))),
+        let text = match structured {
+            Some(_) if self.summary => Some(summary::line(value)),
+            _ => self.render_text(input)?.map(|text| self.limit(text)),
+        };
+        match text {
+            Some(text) => content.push(ContentBlock::text(text)),
             None if is_error => content.push(ContentBlock::text(EMPTY_ERROR_TEXT)),
             None => {}
         }
@@ -463,7 +510,7 @@ impl McpCodec {
                     "protocol {} needs structuredContent to be an object and the tool's output \
                      schema is an object schema, but the value is {}",
                     self.version,
-                    kind_of(value)
+                    summary::kind(value)
                 ),
             });
         }
@@ -503,8 +550,8 @@ impl McpCodec {
     }
 
     fn limit(&self, text: String) -> String {
-        match self.max_text_chars {
-            Some(max) => self.text_codec.truncate(text, &TextLimit::Chars(max)).text,
+        match &self.text_limit {
+            Some(limit) => self.text_codec.truncate(text, limit).text,
             None => text,
         }
     }
@@ -615,16 +662,5 @@ fn block_text(block: &ContentBlock) -> Option<&str> {
     match block {
         ContentBlock::Text(t) => Some(&t.text),
         ContentBlock::Other(_) => None,
-    }
-}
-
-fn kind_of<'v>(value: impl ValueView<'v>) -> &'static str {
-    match value.kind() {
-        ViewKind::Null => "null",
-        ViewKind::Bool(_) => "a boolean",
-        ViewKind::Number(_) => "a number",
-        ViewKind::String(_) => "a string",
-        ViewKind::Array(_) => "an array",
-        ViewKind::Object(_) => "an object",
     }
 }

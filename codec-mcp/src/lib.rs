@@ -7,8 +7,8 @@
 //! - [`McpCodecBuilder`]: its options; [`ConfigError`] when they
 //!   contradict each other.
 //! - [`StructuredContent`]: when a result carries `structuredContent`.
-//! - [`TextFormat`]: what the text block holds (markdown, JSON or the
-//!   rendering of any codec).
+//! - [`TextFormat`]: what the text block holds (markdown, JSON, one line
+//!   beside the structured content, or the rendering of any codec).
 //! - [`ProtocolVersion`] (and [`UnknownProtocolVersion`]): 2025-06-18,
 //!   2025-11-25, 2026-07-28.
 //! - [`advertised_output_schema`]: the `outputSchema` to list for a tool,
@@ -19,13 +19,18 @@
 //! - [`JsonRpcResponse`] and [`RequestId`]: the JSON-RPC 2.0 envelope.
 //! - [`DEFAULT_MAX_TEXT_CHARS`] and [`MAX_VALUE_DEPTH`]: the default text
 //!   limit and how deep a value may nest.
+//! - With the `rmcp` feature: [`McpCodec::rmcp_result`],
+//!   [`McpCodec::rmcp_error`] and [`McpCodec::rmcp_output_schema`], the
+//!   same results and schema in the types of rmcp, the official Rust SDK
+//!   (3.11 or later 3.x), whose tools return them as they are.
 //!
 //! # Design
 //!
 //! A result says the same thing twice: `content` for the model, as text,
 //! and `structuredContent` for programs. The text is the markdown codec's
-//! rendering (fewer tokens than JSON), cut at `max_text_chars` by the
-//! codec that wrote it (`Codec::truncate`, so markdown at whole rows); the
+//! rendering, cut at its `text_limit` (chars, bytes or exact tokens) by
+//! the codec that wrote it (`Codec::truncate`, so markdown only where a
+//! row or an item ends, the same cut as the markdown codec's budget); the
 //! structured part is the value itself, written by the JSON codec with its
 //! exact numbers and key order. The two 2025 revisions accept only an
 //! object there, so the codec wraps anything else as `{"result": value}`,
@@ -36,10 +41,11 @@
 //!
 //! The wire types are written by hand rather than taken from the official
 //! Rust SDK, which brings an async runtime and about fifty crates and
-//! changes major version every few months. This crate is not an MCP
-//! server: it has no transport, no session and no tool registry; a server
-//! picks the codec for the protocol version it negotiated and writes what
-//! it returns. Requests that fail before a tool runs (an unknown tool,
+//! changes major version every few months; the SDK is an optional feature
+//! for the servers built on it (below). This crate is not an MCP server:
+//! it has no transport, no session and no tool registry; a server picks
+//! the codec for the protocol version it negotiated and writes what it
+//! returns. Requests that fail before a tool runs (an unknown tool,
 //! invalid params) are JSON-RPC errors that the server writes, not tool
 //! results.
 //!
@@ -70,13 +76,92 @@
 //! assert_eq!(result.structured_content, Some(value));
 //! ```
 //!
+//! # Not paying twice
+//!
+//! A client that gives the model both the text and `structuredContent`
+//! bills the data twice. The choices, and what each costs on the eight
+//! benchmark datasets together (o200k tokens, no text limit; per dataset
+//! in BENCHMARKS.md, "MCP results: what each choice costs"):
+//!
+//! | result | options | text | structuredContent | both |
+//! |---|---|---:|---:|---:|
+//! | markdown + structured | the default | 447,131 | 366,978 | 814,109 |
+//! | markdown only | [`StructuredContent::Never`] | 447,131 | 0 | 447,131 |
+//! | dense markdown only | `Never`, [`TextFormat::Codec`] of a dense markdown codec | 256,612 | 0 | 256,612 |
+//! | one line + structured | [`TextFormat::Summary`] | 142 | 366,978 | 367,120 |
+//! | JSON + structured | [`TextFormat::Json`] | 366,978 | 366,978 | 733,956 |
+//!
+//! Every choice keeps a text block, as the specification asks of a result
+//! with structured content ("SHOULD also return the serialized JSON in a
+//! TextContent block", for clients that do not read it); the JSON one
+//! keeps the letter, at twice the data for clients that forward both.
+//! Models read markdown, so for agents markdown only is the cheapest text
+//! every client reads whole. For clients that show the model the
+//! structured content instead of the text (Claude Code, Codex, OpenCode),
+//! the one line saves the markdown they never show; a client that reads
+//! only the text then sees only the line.
+//!
+//! # With rmcp
+//!
+//! With the `rmcp` feature (`codec-mcp = { version = "0.1", features =
+//! ["rmcp"] }`), an rmcp tool returns the codec's result for its data as
+//! it is: markdown for the model, `structuredContent` for programs,
+//! `isError` from [`McpCodec::rmcp_error`], and the output schema it
+//! declares from [`McpCodec::rmcp_output_schema`]. Numbers in
+//! `structuredContent` become serde_json's (rmcp's types hold
+//! `serde_json::Value`); the text keeps them as written.
+//!
+//! ```
+//! # #[cfg(feature = "rmcp")] {
+//! use std::sync::LazyLock;
+//!
+//! use codec_mcp::McpCodec;
+//! use rmcp::model::CallToolResult;
+//! use rmcp::{tool, tool_handler, tool_router, ErrorData, ServerHandler};
+//!
+//! #[derive(serde::Serialize)]
+//! struct Issue {
+//!     id: u32,
+//!     title: &'static str,
+//! }
+//!
+//! static CODEC: LazyLock<McpCodec> = LazyLock::new(McpCodec::new);
+//!
+//! #[derive(Clone)]
+//! struct Tracker;
+//!
+//! #[tool_router]
+//! impl Tracker {
+//!     /// The open issues.
+//!     #[tool]
+//!     async fn issues(&self) -> Result<CallToolResult, ErrorData> {
+//!         CODEC.rmcp_result(&[Issue { id: 7, title: "Fix the build" }])
+//!     }
+//! }
+//!
+//! #[tool_handler]
+//! impl ServerHandler for Tracker {}
+//!
+//! // What the tool returns:
+//! let result = CODEC.rmcp_result(&[Issue { id: 7, title: "Fix the build" }]).unwrap();
+//! assert_eq!(result.content[0].as_text().unwrap().text, "|id|title|\n|---|---|\n|7|Fix the build|\n");
+//! assert_eq!(
+//!     result.structured_content,
+//!     Some(serde_json::json!({"result": [{"id": 7, "title": "Fix the build"}]}))
+//! );
+//! # }
+//! ```
+//!
 //! [`Codec`]: codec_core::Codec
 #![deny(missing_docs)]
 
 mod codec;
 mod draft;
 mod options;
+#[cfg(feature = "rmcp")]
+mod rmcp_result;
 mod schema;
+mod summary;
 mod version;
 mod wire;
 

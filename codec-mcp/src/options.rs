@@ -32,10 +32,10 @@ pub enum StructuredContent {
 /// What the main text block holds: one setting, so the format and the
 /// codec that writes it cannot disagree.
 ///
-/// The codec also cuts the text at
-/// [`max_text_chars`](crate::McpCodecBuilder::max_text_chars), through
-/// [`Codec::truncate`]: markdown at markdown boundaries, anything else by
-/// the codec's own rule or the plain cut.
+/// The codec also cuts the text at its
+/// [`text_limit`](crate::McpCodecBuilder::text_limit), through
+/// [`Codec::truncate`]: markdown where a row or an item ends, anything
+/// else by the codec's own rule or the plain cut.
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
 pub enum TextFormat {
@@ -43,8 +43,17 @@ pub enum TextFormat {
     /// fewer tokens than JSON for the same data.
     #[default]
     Markdown,
-    /// Compact JSON of the value.
+    /// Compact JSON of the value: the specification's "serialized JSON in
+    /// a TextContent block" for results with structured content, to the
+    /// letter.
     Json,
+    /// One line saying what `structuredContent` holds (the compact JSON
+    /// itself when that is short): for tools whose clients give the model
+    /// the structured content, so the data is not billed twice. A result
+    /// without structured content (an error result, or a policy that
+    /// leaves it out) gets the markdown instead, so its text still holds
+    /// the data.
+    Summary,
     /// The rendering of this codec, such as a markdown codec with another
     /// profile. It must write UTF-8: other bytes are an
     /// [`EncodeError::Unrepresentable`](codec_core::EncodeError::Unrepresentable).

@@ -299,6 +299,68 @@ fn text_formats() {
     }
 }
 
+/// The summary stands in for the data only where `structuredContent`
+/// carries it: an error result, or a result the policy leaves without
+/// structured content, gets the markdown.
+#[test]
+fn summary_text_only_beside_structured_content() {
+    let rows = format!("[{}]", vec![r#"{"id": 1, "name": "a row"}"#; 50].join(","));
+    let rows = value(&rows);
+    let markdown = {
+        let mut out = Vec::new();
+        codec_md::MarkdownCodec::new()
+            .encode_value(&rows, &mut out)
+            .unwrap();
+        text(out)
+    };
+    let summary = "The result is in structuredContent: an array of 50 items.";
+    let small = value(r#"{"ok": true}"#);
+    // (policy, error result, value, expected text, structured content)
+    let cases: &[(StructuredContent, bool, &Value, &str, bool)] = &[
+        (StructuredContent::Always, false, &rows, summary, true),
+        // Short: the serialized JSON itself.
+        (
+            StructuredContent::Always,
+            false,
+            &small,
+            r#"{"ok":true}"#,
+            true,
+        ),
+        (StructuredContent::Always, true, &rows, &markdown, false),
+        (StructuredContent::Never, false, &rows, &markdown, false),
+        (
+            StructuredContent::WithOutputSchema,
+            false,
+            &rows,
+            &markdown,
+            false,
+        ),
+    ];
+    for (policy, is_error, data, expected, structured) in cases {
+        let codec = McpCodec::builder()
+            .text_format(TextFormat::Summary)
+            .structured_content(*policy)
+            .build()
+            .unwrap();
+        let result = if *is_error {
+            codec.error_result(data).unwrap()
+        } else {
+            codec.result(data).unwrap()
+        };
+        assert_eq!(
+            result.text(),
+            Some(*expected),
+            "{policy:?} error {is_error}"
+        );
+        assert_eq!(result.content.len(), 1);
+        assert_eq!(
+            result.structured_content.is_some(),
+            *structured,
+            "{policy:?} error {is_error}"
+        );
+    }
+}
+
 #[test]
 fn json_text_block_holds_the_wrapped_structured_content() {
     let codec = McpCodec::builder().json_text_block(true).build().unwrap();
@@ -362,13 +424,15 @@ fn long_text_is_truncated_and_says_so() {
         );
         let kept_chars = kept.chars().count();
         let total = full.chars().count();
+        // The markdown cut counts the rows it left out.
+        let rows_kept = kept.lines().count() - 2;
         assert_eq!(
             note,
             format!(
-                "[Truncated: showing the first {kept_chars} of {total} characters; {} more were \
-                 omitted. Narrow the request (a filter, fewer fields, a smaller page) to see the \
-                 rest.]",
-                total - kept_chars
+                "[Truncated: showing the first {kept_chars} of {total} characters; {} of 2000 \
+                 rows were left out. Narrow the request (a filter, fewer fields, a smaller page) \
+                 to see the rest.]",
+                2000 - rows_kept
             )
         );
         common::assert_valid(

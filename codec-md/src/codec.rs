@@ -1,6 +1,8 @@
 //! [`MarkdownCodec`]: the [`Codec`] for `text/markdown; variant=GFM`.
 
-use codec_core::{Codec, EncodeError, FastPath, MediaType, Tape, TextLimit, Truncation, Value};
+use codec_core::{
+    Codec, EncodeError, FastPath, MediaType, Tape, TextLimit, Truncation, Value, ValueView,
+};
 
 use crate::read;
 use crate::write::{self, Options};
@@ -35,6 +37,8 @@ const MEDIA_TYPE: &str = "text/markdown; charset=utf-8; variant=GFM";
 pub struct MarkdownCodec {
     media_type: MediaType,
     options: Options,
+    /// Every rendering is cut to it (see [`MarkdownCodecBuilder::budget`]).
+    budget: Option<TextLimit>,
 }
 
 impl MarkdownCodec {
@@ -47,7 +51,14 @@ impl MarkdownCodec {
     pub fn builder() -> MarkdownCodecBuilder {
         MarkdownCodecBuilder {
             options: Options::default(),
+            budget: None,
         }
+    }
+
+    /// The budget every rendering is cut to, if one was set
+    /// ([`MarkdownCodecBuilder::budget`]).
+    pub fn budget(&self) -> Option<&TextLimit> {
+        self.budget.as_ref()
     }
 
     /// Reads back what this codec writes, with the reading of its layout:
@@ -73,6 +84,17 @@ impl MarkdownCodec {
     pub fn parse(&self, markdown: &str) -> Result<Value, ParseError> {
         read::read_back(markdown, self.options.profile)
     }
+
+    /// Appends the rendering of `value` (a `&Value` or a tape's root),
+    /// cut to the budget if one is set.
+    fn write<'v, V: ValueView<'v>>(&self, value: V, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        let start = out.len();
+        write::render(value, out, &self.options)?;
+        if let Some(budget) = &self.budget {
+            crate::truncate::apply_budget(out, start, budget);
+        }
+        Ok(())
+    }
 }
 
 impl Default for MarkdownCodec {
@@ -91,7 +113,7 @@ impl Codec for MarkdownCodec {
     }
 
     fn encode_value(&self, value: &Value, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        write::render(value, out, &self.options)
+        self.write(value, out)
     }
 
     /// A tape: the writer walks typed data as it walks a [`Value`], with
@@ -102,10 +124,10 @@ impl Codec for MarkdownCodec {
 
     /// The same walk as [`Codec::encode_value`], over the tape.
     fn encode_tape(&self, tape: &Tape, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        write::render(tape.root(), out, &self.options)
+        self.write(tape.root(), out)
     }
 
-    /// Cuts at markdown boundaries: [`truncate`](crate::truncate).
+    /// Cuts only where a row or an item ends: [`truncate`](crate::truncate).
     fn truncate(&self, text: String, limit: &TextLimit) -> Truncation {
         crate::truncate::truncate(text, limit)
     }
@@ -115,6 +137,7 @@ impl Codec for MarkdownCodec {
 #[derive(Debug, Clone)]
 pub struct MarkdownCodecBuilder {
     options: Options,
+    budget: Option<TextLimit>,
 }
 
 impl MarkdownCodecBuilder {
@@ -168,11 +191,62 @@ impl MarkdownCodecBuilder {
         self
     }
 
+    /// A budget for every rendering: none unless set. A rendering over it
+    /// is cut where a table row or an item (a list item, a paragraph, a
+    /// code block) ends, never inside one, and ends with a note that says
+    /// how many rows and items were left out and how to get the rest (the
+    /// limit's hint). Whole, note included, it fits the budget, measured
+    /// in the limit's unit: chars, bytes, or tokens counted exactly (with
+    /// `codec_core::O200k`, feature `o200k` of codec-core, for GPT-4o's
+    /// and later models' `o200k_base`); see [`truncate`](crate::truncate)
+    /// and `SPEC.md`, *Budget*.
+    ///
+    /// What it costs: a rendering is measured once (for tokens, counted
+    /// once: about 4 ms for 44 KB in a release build); one over the budget
+    /// is counted a few more times, each on at most the budget's size but
+    /// one (the search for where the budget ends) on the whole.
+    ///
+    /// A service that pages its rows says how in the hint, and `{rows}` in
+    /// it is replaced by the number of rows kept:
+    ///
+    /// ```
+    /// use codec_core::{from_str, CodecExt, TextLimit};
+    /// use codec_md::MarkdownCodec;
+    ///
+    /// let budget = TextLimit::chars(300).with_hint("Request `?offset={rows}` for the next rows.");
+    /// let codec = MarkdownCodec::builder().budget(Some(budget)).build();
+    /// let rows: Vec<String> = (0..50).map(|i| format!(r#"{{"id": {i}, "name": "user {i}"}}"#)).collect();
+    /// let value = from_str(&format!("[{}]", rows.join(","))).unwrap();
+    /// let markdown = String::from_utf8(codec.to_vec(&value).unwrap()).unwrap();
+    /// assert!(markdown.chars().count() <= 300);
+    /// assert!(markdown.starts_with("|id|name|\n|---|---|\n|0|user 0|\n"));
+    /// assert!(markdown.ends_with(
+    ///     "|10|user 10|\n\n[Truncated: showing the first 142 of 650 characters; 39 of 50 \
+    ///      rows were left out. Request `?offset=11` for the next rows.]"
+    /// ));
+    /// ```
+    ///
+    /// In exact o200k tokens (a token budget needs a counter; the `o200k`
+    /// feature of codec-core gives the exact one):
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use codec_core::{O200k, TextLimit};
+    ///
+    /// let budget = TextLimit::tokens(25_000, Arc::new(O200k::new()));
+    /// let codec = codec_md::MarkdownCodec::builder().budget(Some(budget)).build();
+    /// ```
+    pub fn budget(mut self, limit: Option<TextLimit>) -> MarkdownCodecBuilder {
+        self.budget = limit;
+        self
+    }
+
     /// The codec.
     pub fn build(self) -> MarkdownCodec {
         MarkdownCodec {
             media_type: MediaType::from_static(MEDIA_TYPE),
             options: self.options,
+            budget: self.budget,
         }
     }
 }

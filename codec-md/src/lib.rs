@@ -17,9 +17,10 @@
 //!   ([`Table`]).
 //! - [`ParseError`]: why any reader rejected its input ([`ParseErrorKind`]),
 //!   at which line and column.
-//! - [`truncate`]: markdown cut down to a limit at a boundary that keeps it
-//!   readable (whole table rows, closed fences), with a note; the codec's
-//!   `Codec::truncate`.
+//! - [`truncate`]: markdown cut down to a limit (chars, bytes or exact
+//!   tokens) only where a table row or an item ends, with a note that
+//!   counts what was left out and says how to get it; the codec's
+//!   `Codec::truncate`, and its budget ([`MarkdownCodecBuilder::budget`]).
 //!
 //! The layout is the stable schema of `SPEC.md`: an array of flat objects
 //! is a table (keys written once), an object is a `- **key**: value` list

@@ -9,7 +9,10 @@
 //! of compact JSON per second), as markdown.
 //!
 //! `cargo run -p benches --release --bin ratios [-- ROUNDS [ROUND_MS] [GROUP...]]`
-//! GROUP is `typed`, `value`, `parse` or `serve` (default: all four).
+//! GROUP is `typed`, `value`, `parse` or `serve` (default: all four), or
+//! `to_value` (the typed group's baseline and `codec_core::to_value`
+//! alone); the parse and serve groups also have two small responses of 20
+//! rows.
 //! With `--features toon`, the TOON encoder is a column too (and serde_json
 //! has `preserve_order`, see benches/Cargo.toml).
 
@@ -106,6 +109,8 @@ struct TypedRow<'a> {
     plan: Plan,
     header: &'a mut bool,
     codecs: &'a [benches::codecs::Named],
+    /// Only the baseline and `to_value` (the `to_value` group).
+    to_value_only: bool,
 }
 
 impl Visit for TypedRow<'_> {
@@ -113,17 +118,18 @@ impl Visit for TypedRow<'_> {
     fn visit<T: Serialize + DeserializeOwned + 'static>(&mut self, value: &T) {
         let bytes = serde_json::to_vec(value).unwrap().len();
         let json = JsonCodec::new();
-        let mut cases: Vec<Case<'_>> = vec![
-            (
-                "serde_json::to_vec".into(),
-                Box::new(|| serde_json::to_vec(black_box(value)).unwrap().len()),
-            ),
-            (
+        let mut cases: Vec<Case<'_>> = vec![(
+            "serde_json::to_vec".into(),
+            Box::new(|| serde_json::to_vec(black_box(value)).unwrap().len()),
+        )];
+        if !self.to_value_only {
+            cases.push((
                 "codec-json static".into(),
                 Box::new(move || json.to_vec(black_box(value)).unwrap().len()),
-            ),
-        ];
-        for (name, codec) in self.codecs {
+            ));
+        }
+        let codecs = if self.to_value_only { &[] } else { self.codecs };
+        for (name, codec) in codecs {
             let codec: &dyn Codec = &**codec;
             cases.push((
                 format!("{name} dyn"),
@@ -131,10 +137,12 @@ impl Visit for TypedRow<'_> {
             ));
         }
         #[cfg(feature = "toon")]
-        cases.push((
-            "toon_format::encode".into(),
-            Box::new(|| toon_format::encode_default(black_box(value)).unwrap().len()),
-        ));
+        if !self.to_value_only {
+            cases.push((
+                "toon_format::encode".into(),
+                Box::new(|| toon_format::encode_default(black_box(value)).unwrap().len()),
+            ));
+        }
         // Not a codec: the normalization that codec-md, codec-mcp and
         // codec-html pay before rendering (they have no `encode_serialize`
         // of their own).
@@ -143,6 +151,115 @@ impl Visit for TypedRow<'_> {
             Box::new(|| codec_core::to_value(black_box(value)).is_ok() as usize),
         ));
         row(self.dataset, bytes, &mut cases, self.plan, self.header);
+    }
+}
+
+fn main() {
+    // Numbers are ROUNDS then ROUND_MS; words name the groups to run.
+    let (numbers, words): (Vec<String>, Vec<String>) = std::env::args()
+        .skip(1)
+        .partition(|a| a.parse::<f64>().is_ok());
+    let groups = Groups(words);
+    let mut numbers = numbers.into_iter();
+    let rounds = numbers.next().and_then(|a| a.parse().ok()).unwrap_or(15);
+    let round_ms: f64 = numbers.next().and_then(|a| a.parse().ok()).unwrap_or(20.0);
+    let plan = Plan {
+        rounds,
+        round_ns: round_ms * 1e6,
+    };
+    let codecs = codecs();
+    println!(
+        "Interleaved: {rounds} rounds of ~{round_ms} ms per function; median time ratio to \
+         serde_json within a round (lower is faster), then median MB/s of compact JSON.\n"
+    );
+
+    for (group, title, to_value_only) in [
+        ("typed", "typed (a handler's structs)", false),
+        (
+            "to_value",
+            "to_value (the typed group's baseline and to_value only)",
+            true,
+        ),
+    ] {
+        // `to_value` is part of `typed`: run it alone only when named.
+        if !groups.includes(group) || (to_value_only && groups.0.is_empty()) {
+            continue;
+        }
+        println!("### {title}\n");
+        let mut header = false;
+        for dataset in &DATASETS {
+            Typed::load(dataset).visit(&mut TypedRow {
+                dataset: dataset.name,
+                plan,
+                header: &mut header,
+                codecs: &codecs,
+                to_value_only,
+            });
+        }
+    }
+
+    if groups.includes("value") {
+        println!("\n### value (a parsed body re-rendered)\n");
+        let mut header = false;
+        for dataset in &DATASETS {
+            let ours = dataset.value();
+            let theirs: serde_json::Value = serde_json::from_slice(dataset.json).unwrap();
+            let bytes = dataset.compact_json().len();
+            let mut cases: Vec<Case<'_>> = vec![(
+                "serde_json::to_vec".into(),
+                Box::new(|| serde_json::to_vec(black_box(&theirs)).unwrap().len()),
+            )];
+            for (name, codec) in &codecs {
+                let ours = &ours;
+                cases.push((
+                    (*name).into(),
+                    Box::new(move || {
+                        let mut out = Vec::with_capacity(128);
+                        codec.encode_value(black_box(ours), &mut out).unwrap();
+                        out.len()
+                    }),
+                ));
+            }
+            #[cfg(feature = "toon")]
+            cases.push((
+                "toon_format::encode".into(),
+                Box::new(|| {
+                    toon_format::encode_default(black_box(&theirs))
+                        .unwrap()
+                        .len()
+                }),
+            ));
+            row(dataset.name, bytes, &mut cases, plan, &mut header);
+        }
+    }
+
+    if groups.includes("parse") {
+        println!("\n### parse (JSON bytes to a value)\n");
+        let mut header = false;
+        for (label, compact) in benches::parse_inputs() {
+            let compact = &compact;
+            let mut cases: Vec<Case<'_>> = vec![
+                (
+                    "serde_json::from_slice".into(),
+                    Box::new(move || {
+                        let v: serde_json::Value =
+                            serde_json::from_slice(black_box(compact)).unwrap();
+                        v.is_object() as usize
+                    }),
+                ),
+                (
+                    "codec_core::from_slice".into(),
+                    Box::new(move || {
+                        let v = codec_core::from_slice(black_box(compact)).unwrap();
+                        v.as_object().is_some() as usize
+                    }),
+                ),
+            ];
+            row(label, compact.len(), &mut cases, plan, &mut header);
+        }
+    }
+    if groups.includes("serve") {
+        serve_group(plan);
     }
 }
 
@@ -168,106 +285,12 @@ fn serve_group(plan: Plan) {
     }
 }
 
-fn main() {
-    // Numbers are ROUNDS then ROUND_MS; words name the groups to run.
-    let (numbers, groups): (Vec<String>, Vec<String>) = std::env::args()
-        .skip(1)
-        .partition(|a| a.parse::<f64>().is_ok());
-    let includes = |group: &str| groups.is_empty() || groups.iter().any(|g| g == group);
-    let mut numbers = numbers.into_iter();
-    let rounds = numbers.next().and_then(|a| a.parse().ok()).unwrap_or(15);
-    let round_ms: f64 = numbers.next().and_then(|a| a.parse().ok()).unwrap_or(20.0);
-    let plan = Plan {
-        rounds,
-        round_ns: round_ms * 1e6,
-    };
-    let codecs = codecs();
-    println!(
-        "Interleaved: {rounds} rounds of ~{round_ms} ms per function; median time ratio to \
-         serde_json within a round (lower is faster), then median MB/s of compact JSON.\n"
-    );
+/// The groups named on the command line; none named means all.
+#[derive(Debug)]
+struct Groups(Vec<String>);
 
-    if includes("typed") {
-        println!("### typed (a handler's structs)\n");
-        let mut header = false;
-        for dataset in &DATASETS {
-            Typed::load(dataset).visit(&mut TypedRow {
-                dataset: dataset.name,
-                plan,
-                header: &mut header,
-                codecs: &codecs,
-            });
-        }
-    }
-    if includes("value") {
-        value_group(plan, &codecs);
-    }
-    if includes("parse") {
-        parse_group(plan);
-    }
-    if includes("serve") {
-        serve_group(plan);
-    }
-}
-
-/// A parsed value re-rendered by every codec.
-fn value_group(plan: Plan, codecs: &[benches::codecs::Named]) {
-    println!("\n### value (a parsed body re-rendered)\n");
-    let mut header = false;
-    for dataset in &DATASETS {
-        let ours = dataset.value();
-        let theirs: serde_json::Value = serde_json::from_slice(dataset.json).unwrap();
-        let bytes = dataset.compact_json().len();
-        let mut cases: Vec<Case<'_>> = vec![(
-            "serde_json::to_vec".into(),
-            Box::new(|| serde_json::to_vec(black_box(&theirs)).unwrap().len()),
-        )];
-        for (name, codec) in codecs {
-            let ours = &ours;
-            cases.push((
-                (*name).into(),
-                Box::new(move || {
-                    let mut out = Vec::with_capacity(128);
-                    codec.encode_value(black_box(ours), &mut out).unwrap();
-                    out.len()
-                }),
-            ));
-        }
-        #[cfg(feature = "toon")]
-        cases.push((
-            "toon_format::encode".into(),
-            Box::new(|| {
-                toon_format::encode_default(black_box(&theirs))
-                    .unwrap()
-                    .len()
-            }),
-        ));
-        row(dataset.name, bytes, &mut cases, plan, &mut header);
-    }
-}
-
-/// JSON bytes to a value, against serde_json.
-fn parse_group(plan: Plan) {
-    println!("\n### parse (JSON bytes to a value)\n");
-    let mut header = false;
-    for dataset in &DATASETS {
-        let compact = dataset.compact_json();
-        let mut cases: Vec<Case<'_>> = vec![
-            (
-                "serde_json::from_slice".into(),
-                Box::new(|| {
-                    let v: serde_json::Value = serde_json::from_slice(black_box(&compact)).unwrap();
-                    v.is_object() as usize
-                }),
-            ),
-            (
-                "codec_core::from_slice".into(),
-                Box::new(|| {
-                    let v = codec_core::from_slice(black_box(&compact)).unwrap();
-                    v.as_object().is_some() as usize
-                }),
-            ),
-        ];
-        row(dataset.name, compact.len(), &mut cases, plan, &mut header);
+impl Groups {
+    fn includes(&self, group: &str) -> bool {
+        self.0.is_empty() || self.0.iter().any(|g| g == group)
     }
 }

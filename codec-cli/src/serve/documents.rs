@@ -9,29 +9,14 @@
 //! every later request gets the same bytes, shared, never copied. Lazily,
 //! so a format nobody asks for costs nothing: a directory of documents
 //! costs their values plus the representations clients actually fetch,
-//! each at most once.
-//!
-//! Symbolic links: a directory server serves what is in its directory. A
-//! link whose target (every link in the chain resolved) lies inside DIR
-//! is served, as an alias (`latest.json -> v2.json`); a link that leads
-//! outside DIR, or nowhere, is skipped with a warning, unless
-//! `--follow-symlinks` says the operator means it. The check is made
-//! once, at start, on the resolved path that is then read; the server
-//! opens no file after it starts. Hard links cannot be told from files and
-//! are served.
+//! each at most once. Which files are documents is
+//! [`crate::directory`]'s business.
 
-use std::collections::BTreeMap;
-use std::ffi::OsStr;
-use std::fmt;
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use bytes::Bytes;
 use codec_core::{Codec, Value};
 use tokio::sync::OnceCell;
-
-use crate::error::CliError;
-use crate::input;
 
 use super::route;
 
@@ -96,120 +81,6 @@ fn render(codec: &dyn Codec, value: &Value) -> Result<Bytes, String> {
     Ok(Bytes::from(out))
 }
 
-/// A file of DIR that is not served, and why.
-#[derive(Debug)]
-pub(crate) enum Skipped {
-    /// A symbolic link that resolves outside DIR.
-    LinkOutside { path: PathBuf, target: PathBuf },
-    /// A symbolic link that resolves to nothing.
-    BrokenLink {
-        path: PathBuf,
-        error: std::io::Error,
-    },
-    /// A name that is not UTF-8 text, so not a URL path.
-    NameNotUtf8 { path: PathBuf },
-}
-
-impl fmt::Display for Skipped {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Skipped::LinkOutside { path, target } => write!(
-                f,
-                "not serving {}: a symbolic link to {}, outside the directory (--follow-symlinks serves it)",
-                path.display(),
-                target.display()
-            ),
-            Skipped::BrokenLink { path, error } => write!(
-                f,
-                "not serving {}: a symbolic link that leads nowhere ({error})",
-                path.display()
-            ),
-            Skipped::NameNotUtf8 { path } => write!(
-                f,
-                "not serving {}: its name is not UTF-8",
-                path.display()
-            ),
-        }
-    }
-}
-
-/// The documents of a directory: every `*.json` by file stem, and what
-/// was skipped, in name order.
-#[derive(Debug)]
-pub(crate) struct Loaded {
-    pub(crate) documents: BTreeMap<String, Value>,
-    pub(crate) skipped: Vec<Skipped>,
-}
-
-/// Reads every `*.json` of `dir` (see the module's notes on links); a file
-/// that does not parse stops the server before it starts, naming the
-/// file, line and column.
-pub(crate) fn load_dir(dir: &Path, follow_symlinks: bool) -> Result<Loaded, CliError> {
-    let unreadable = |source| CliError::Read {
-        path: dir.to_owned(),
-        source,
-    };
-    let root = dir.canonicalize().map_err(unreadable)?;
-    let mut paths = std::fs::read_dir(dir)
-        .map_err(unreadable)?
-        .map(|entry| entry.map(|e| e.path()))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(unreadable)?;
-    paths.sort();
-    let mut loaded = Loaded {
-        documents: BTreeMap::new(),
-        skipped: Vec::new(),
-    };
-    for path in paths {
-        if path.extension() != Some(OsStr::new("json")) {
-            continue;
-        }
-        let Some(name) = path.file_stem().and_then(OsStr::to_str) else {
-            loaded.skipped.push(Skipped::NameNotUtf8 { path });
-            continue;
-        };
-        let name = name.to_owned();
-        let is_link = std::fs::symlink_metadata(&path)
-            .map_err(|source| CliError::Read {
-                path: path.clone(),
-                source,
-            })?
-            .file_type()
-            .is_symlink();
-        let source = if is_link {
-            match path.canonicalize() {
-                Ok(target) if follow_symlinks || target.starts_with(&root) => target,
-                Ok(target) => {
-                    loaded.skipped.push(Skipped::LinkOutside { path, target });
-                    continue;
-                }
-                Err(error) => {
-                    loaded.skipped.push(Skipped::BrokenLink { path, error });
-                    continue;
-                }
-            }
-        } else {
-            path.clone()
-        };
-        if !source.is_file() {
-            continue;
-        }
-        let bytes = std::fs::read(&source).map_err(|source| CliError::Read {
-            path: path.clone(),
-            source,
-        })?;
-        let value = input::parse_json(&bytes, &path.display().to_string())?;
-        loaded.documents.insert(name, value);
-    }
-    if loaded.documents.is_empty() {
-        return Err(CliError::Input(format!(
-            "{}: no .json files to serve",
-            dir.display()
-        )));
-    }
-    Ok(loaded)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -226,28 +97,5 @@ mod tests {
         // The same allocation, not a copy.
         assert_eq!(first.as_ptr(), second.as_ptr());
         assert!(document.rendered(1, &codec).await.is_err());
-    }
-
-    /// A name that is not UTF-8 has no URL path; it was served under a
-    /// lossy name that another file could share.
-    #[cfg(unix)]
-    #[test]
-    fn names_that_are_not_utf8_are_skipped() {
-        use std::os::unix::ffi::OsStrExt;
-        let dir = std::env::temp_dir().join(format!("codec-cli-unit-{}-names", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("ok.json"), "1").unwrap();
-        std::fs::write(dir.join(OsStr::from_bytes(b"bad\xff.json")), "2").unwrap();
-        let loaded = load_dir(&dir, false).unwrap();
-        assert_eq!(loaded.documents.keys().collect::<Vec<_>>(), ["ok"]);
-        assert!(
-            matches!(&loaded.skipped[..], [Skipped::NameNotUtf8 { .. }]),
-            "{:?}",
-            loaded.skipped
-        );
-        assert!(loaded.skipped[0]
-            .to_string()
-            .ends_with("its name is not UTF-8"));
     }
 }

@@ -1,0 +1,202 @@
+//! The documents of a directory, for `serve` and `mcp`: every `*.json`
+//! of DIR by file stem, read once at start.
+//!
+//! Symbolic links: a directory server serves what is in its directory. A
+//! link whose target (every link in the chain resolved) lies inside DIR
+//! is served, as an alias (`latest.json -> v2.json`); a link that leads
+//! outside DIR, or nowhere, is skipped with a warning, unless
+//! `--follow-symlinks` says the operator means it. The check is made
+//! once, at start, on the resolved path that is then read; the servers
+//! open no file after they start. Hard links cannot be told from files and
+//! are served.
+//!
+//! A file that does not parse is kept as a failure, with its line and
+//! column: `serve` refuses to start with it, `mcp` lists it and answers
+//! its error to a tool call, so one bad file does not take the other
+//! documents from a model.
+
+use std::collections::BTreeMap;
+use std::ffi::OsStr;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use codec_core::Value;
+
+use crate::error::CliError;
+use crate::input;
+
+/// A file of DIR that is not served, and why.
+#[derive(Debug)]
+pub(crate) enum Skipped {
+    /// A symbolic link that resolves outside DIR.
+    LinkOutside { path: PathBuf, target: PathBuf },
+    /// A symbolic link that resolves to nothing.
+    BrokenLink {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    /// A name that is not UTF-8 text, so not a URL path.
+    NameNotUtf8 { path: PathBuf },
+}
+
+impl fmt::Display for Skipped {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Skipped::LinkOutside { path, target } => write!(
+                f,
+                "not serving {}: a symbolic link to {}, outside the directory (--follow-symlinks serves it)",
+                path.display(),
+                target.display()
+            ),
+            Skipped::BrokenLink { path, error } => write!(
+                f,
+                "not serving {}: a symbolic link that leads nowhere ({error})",
+                path.display()
+            ),
+            Skipped::NameNotUtf8 { path } => write!(
+                f,
+                "not serving {}: its name is not UTF-8",
+                path.display()
+            ),
+        }
+    }
+}
+
+/// The documents of a directory: every `*.json` by file stem, the files
+/// that did not read or parse, and what was skipped, in name order.
+#[derive(Debug)]
+pub(crate) struct Loaded {
+    pub(crate) documents: BTreeMap<String, Value>,
+    /// By file stem: the error names the file (and line and column).
+    pub(crate) failed: BTreeMap<String, CliError>,
+    pub(crate) skipped: Vec<Skipped>,
+}
+
+/// Reads every `*.json` of `dir` (see the module's notes on links). Fails
+/// when the directory cannot be listed, or holds no `.json` file at all.
+pub(crate) fn load_dir(dir: &Path, follow_symlinks: bool) -> Result<Loaded, CliError> {
+    let unreadable = |source| CliError::Read {
+        path: dir.to_owned(),
+        source,
+    };
+    let root = dir.canonicalize().map_err(unreadable)?;
+    let mut paths = std::fs::read_dir(dir)
+        .map_err(unreadable)?
+        .map(|entry| entry.map(|e| e.path()))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(unreadable)?;
+    paths.sort();
+    let mut loaded = Loaded {
+        documents: BTreeMap::new(),
+        failed: BTreeMap::new(),
+        skipped: Vec::new(),
+    };
+    for path in paths {
+        if path.extension() != Some(OsStr::new("json")) {
+            continue;
+        }
+        let Some(name) = path.file_stem().and_then(OsStr::to_str) else {
+            loaded.skipped.push(Skipped::NameNotUtf8 { path });
+            continue;
+        };
+        let name = name.to_owned();
+        let is_link = std::fs::symlink_metadata(&path)
+            .map_err(|source| CliError::Read {
+                path: path.clone(),
+                source,
+            })?
+            .file_type()
+            .is_symlink();
+        let source = if is_link {
+            match path.canonicalize() {
+                Ok(target) if follow_symlinks || target.starts_with(&root) => target,
+                Ok(target) => {
+                    loaded.skipped.push(Skipped::LinkOutside { path, target });
+                    continue;
+                }
+                Err(error) => {
+                    loaded.skipped.push(Skipped::BrokenLink { path, error });
+                    continue;
+                }
+            }
+        } else {
+            path.clone()
+        };
+        if !source.is_file() {
+            continue;
+        }
+        let value = std::fs::read(&source)
+            .map_err(|source| CliError::Read {
+                path: path.clone(),
+                source,
+            })
+            .and_then(|bytes| input::parse_json(&bytes, &path.display().to_string()));
+        match value {
+            Ok(value) => {
+                loaded.documents.insert(name, value);
+            }
+            Err(error) => {
+                loaded.failed.insert(name, error);
+            }
+        }
+    }
+    if loaded.documents.is_empty() && loaded.failed.is_empty() {
+        return Err(CliError::Input(format!(
+            "{}: no .json files to serve",
+            dir.display()
+        )));
+    }
+    Ok(loaded)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A name that is not UTF-8 has no URL path; it was served under a
+    /// lossy name that another file could share.
+    #[cfg(unix)]
+    #[test]
+    fn names_that_are_not_utf8_are_skipped() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = std::env::temp_dir().join(format!("codec-cli-unit-{}-names", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("ok.json"), "1").unwrap();
+        std::fs::write(dir.join(OsStr::from_bytes(b"bad\xff.json")), "2").unwrap();
+        let loaded = load_dir(&dir, false).unwrap();
+        assert_eq!(loaded.documents.keys().collect::<Vec<_>>(), ["ok"]);
+        assert!(
+            matches!(&loaded.skipped[..], [Skipped::NameNotUtf8 { .. }]),
+            "{:?}",
+            loaded.skipped
+        );
+        assert!(loaded.skipped[0]
+            .to_string()
+            .ends_with("its name is not UTF-8"));
+    }
+
+    #[test]
+    fn files_that_do_not_parse_are_kept_as_failures() {
+        let dir =
+            std::env::temp_dir().join(format!("codec-cli-unit-{}-failed", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("ok.json"), "[1]").unwrap();
+        std::fs::write(dir.join("bad.json"), "{\n  \"a\": tru\n}").unwrap();
+        let loaded = load_dir(&dir, false).unwrap();
+        assert_eq!(loaded.documents.keys().collect::<Vec<_>>(), ["ok"]);
+        let failed: Vec<String> = loaded.failed.values().map(|e| e.to_string()).collect();
+        assert_eq!(
+            failed,
+            [format!(
+                "{}:2:11: invalid JSON: expected true, found '\\n'",
+                dir.join("bad.json").display()
+            )]
+        );
+        std::fs::remove_file(dir.join("ok.json")).unwrap();
+        assert_eq!(load_dir(&dir, false).unwrap().failed.len(), 1);
+        std::fs::remove_file(dir.join("bad.json")).unwrap();
+        assert!(load_dir(&dir, false).is_err());
+    }
+}

@@ -1,0 +1,300 @@
+//! `codec mcp`: the documents of DIR to an MCP client over stdio, with
+//! tools to list them and to get one, or a slice of its rows, rendered by
+//! the mcp codec.
+//!
+//! Built on rmcp, the official Rust SDK, for the protocol's lifecycle
+//! (the `initialize` handshake of the 2025 revisions, the per-request
+//! version of 2026-07-28, cancellation, pings); this module gives it the
+//! tools ([`tools`]), the documents ([`library`]) and a stdio transport
+//! that answers broken lines ([`transport`]). Each result is written for
+//! the revision its request negotiated: the same codec options, switched
+//! per call with [`McpCodec::with_protocol_version`].
+
+mod library;
+mod tools;
+mod transport;
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use codec_core::{TextLimit, Value};
+use codec_mcp::{McpCodec, McpCodecBuilder, ProtocolVersion, DEFAULT_MAX_TEXT_CHARS};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, Implementation,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::{RequestContext, RoleServer, ServerInitializeError};
+use rmcp::{ServerHandler, ServiceExt};
+
+use crate::cli::McpArgs;
+use crate::error::CliError;
+use crate::{directory, input, registry};
+
+use self::library::{Library, Page};
+use self::tools::{GetRequest, GET, LIST};
+use self::transport::LineTransport;
+
+/// The server's name in `initialize` and on 2026-07-28 results.
+const SERVER_NAME: &str = "codec";
+
+/// What the server tells a client about itself in `initialize`.
+const INSTRUCTIONS: &str = "JSON documents, as markdown. Call `list` for their names and \
+                            row counts, then `get` with a name; for a large table, `get` \
+                            with offset and limit returns a slice of its rows.";
+
+pub(crate) fn run(args: &McpArgs) -> Result<(), CliError> {
+    if args.codec.pretty {
+        return Err(CliError::Usage(
+            "--pretty: codec mcp writes one JSON-RPC message per line".into(),
+        ));
+    }
+    let (documents, failed) = match &args.dir {
+        Some(dir) => {
+            let loaded = directory::load_dir(dir, args.follow_symlinks)?;
+            for skipped in &loaded.skipped {
+                eprintln!("codec: {skipped}");
+            }
+            for (name, error) in &loaded.failed {
+                eprintln!("codec: document {name:?} is listed with its error: {error}");
+            }
+            (loaded.documents, loaded.failed)
+        }
+        None => (
+            BTreeMap::from([(
+                input::SAMPLE_NAME.to_owned(),
+                input::parse_json(input::SAMPLE, "sample")?,
+            )]),
+            BTreeMap::new(),
+        ),
+    };
+    let server = Server::new(args, Library::new(documents, failed))?;
+    eprintln!(
+        "codec: serving {} document(s) over MCP on stdio (revisions {})",
+        server.0.library.names().count(),
+        server
+            .0
+            .versions
+            .iter()
+            .map(|v| v.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(CliError::Serve)?;
+    runtime.block_on(async move {
+        let transport = LineTransport::new(tokio::io::stdin(), tokio::io::stdout());
+        let running = match server.serve(transport).await {
+            Ok(running) => running,
+            // A client that left before its first request: nothing failed.
+            Err(ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
+            Err(e) => return Err(CliError::Mcp(e.to_string())),
+        };
+        running
+            .waiting()
+            .await
+            .map_err(|e| CliError::Mcp(e.to_string()))?;
+        Ok(())
+    })
+}
+
+/// The server: cheap to clone, as rmcp needs.
+#[derive(Debug, Clone)]
+pub(crate) struct Server(Arc<State>);
+
+#[derive(Debug)]
+struct State {
+    library: Library,
+    /// The codec of each tool, for the default revision; its output
+    /// schema is the tool's.
+    list: McpCodec,
+    get: McpCodec,
+    /// `get`'s options, for the codec of each call: its text limit ends
+    /// with a note that names the call that gets the next rows.
+    get_builder: McpCodecBuilder,
+    /// The text limit (`--mcp-text-limit`, else the codec's default).
+    text_limit: Option<TextLimit>,
+    /// Whether results carry structured content (not `--mcp-structured
+    /// never`).
+    structured: bool,
+    /// The revisions answered, oldest first.
+    versions: Vec<ProtocolVersion>,
+}
+
+impl Server {
+    fn new(args: &McpArgs, library: Library) -> Result<Server, CliError> {
+        let newest = registry::mcp_version(&args.codec)?.unwrap_or(ProtocolVersion::LATEST);
+        let versions: Vec<ProtocolVersion> = ProtocolVersion::ALL
+            .into_iter()
+            .filter(|v| *v <= newest)
+            .collect();
+        let md = registry::markdown(&args.codec)?;
+        // 2026-07-28 results name their server (SHOULD), as `initialize`
+        // does for the older revisions.
+        let builder = registry::mcp_builder(&args.codec, md)?.server_info(Some(
+            codec_mcp::Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION")),
+        ));
+        // `never`: no schema (the codec refuses both). `with-schema`:
+        // both tools declare one, so it is `always` here.
+        let structured = args.codec.mcp_structured != "never";
+        let tool = |schema: Value| builder.clone().output_schema(structured.then_some(schema));
+        let build = |builder: McpCodecBuilder| {
+            builder
+                .build()
+                .map_err(|e| CliError::Usage(format!("mcp codec: {e}")))
+        };
+        let get_builder = tool(tools::get_output_schema(library.all_objects()));
+        let text_limit = match args.codec.mcp_text_limit {
+            Some(limit) => registry::text_limit(limit),
+            None => Some(TextLimit::chars(DEFAULT_MAX_TEXT_CHARS)),
+        };
+        Ok(Server(Arc::new(State {
+            list: build(tool(tools::list_output_schema()))?,
+            get: build(get_builder.clone())?,
+            get_builder,
+            text_limit,
+            structured,
+            library,
+            versions,
+        })))
+    }
+
+    /// The revision `context`'s request was made under, as the codec
+    /// knows it (rmcp only negotiates the revisions this server lists).
+    fn version(&self, context: &RequestContext<RoleServer>) -> ProtocolVersion {
+        context
+            .protocol_version()
+            .and_then(|v| v.as_str().parse().ok())
+            .unwrap_or_default()
+    }
+
+    fn list(&self, version: ProtocolVersion) -> Result<CallToolResult, ErrorData> {
+        let codec = self.0.list.with_protocol_version(version);
+        let result = codec
+            .result(&self.0.library.listing())
+            .unwrap_or_else(|e| codec.error_message(&format!("cannot list the documents: {e}")));
+        result.try_into()
+    }
+
+    /// `get`: the document, or a slice of its rows, or a tool error
+    /// saying why not. A text cut to the limit ends with the call that
+    /// gets the rows after the ones it kept.
+    fn get(
+        &self,
+        version: ProtocolVersion,
+        request: &GetRequest,
+    ) -> Result<CallToolResult, ErrorData> {
+        let page = match self.page(request) {
+            Ok(page) => page,
+            Err(refusal) => {
+                return self
+                    .0
+                    .get
+                    .with_protocol_version(version)
+                    .error_message(&refusal)
+                    .try_into()
+            }
+        };
+        let hint = tools::next_page_hint(&request.name, page.start, page.rows, self.0.structured);
+        let codec = self
+            .0
+            .get_builder
+            .clone()
+            .protocol_version(version)
+            .text_limit(
+                self.0
+                    .text_limit
+                    .clone()
+                    .map(|limit| limit.with_hint_fn(hint)),
+            )
+            .build()
+            .map_err(|e| ErrorData::internal_error(format!("mcp codec: {e}"), None))?;
+        let result = codec.result(&page.value).unwrap_or_else(|e| {
+            codec.error_message(&format!("cannot encode document {:?}: {e}", request.name))
+        });
+        result.try_into()
+    }
+
+    fn page(&self, request: &GetRequest) -> Result<Page, String> {
+        let document = self.0.library.document(&request.name)?;
+        if request.is_slice() {
+            document.slice(&request.name, request.offset.unwrap_or(0), request.limit)
+        } else {
+            Ok(document.whole())
+        }
+    }
+
+    fn names(&self) -> Vec<&str> {
+        self.0.library.names().collect()
+    }
+}
+
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        let mut config = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_instructions(INSTRUCTIONS);
+        config.server_info = Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION"));
+        config
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [rmcp::model::ProtocolVersion]> {
+        Cow::Owned(
+            self.0
+                .versions
+                .iter()
+                .filter_map(|v| serde_json::from_value(v.as_str().into()).ok())
+                .collect(),
+        )
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let version = self.version(&context);
+        let schema = |codec: &McpCodec| codec.with_protocol_version(version).rmcp_output_schema();
+        Ok(ListToolsResult::with_all_items(vec![
+            tools::list_tool(schema(&self.0.list)),
+            tools::get_tool(&self.names(), schema(&self.0.get)),
+        ]))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let version = self.version(&context);
+        let result = match request.name.as_ref() {
+            LIST => self.list(version)?,
+            GET => match tools::read_get(request.arguments.as_ref(), &self.names()) {
+                Ok(get) => {
+                    // A large document takes a while: off the runtime's
+                    // thread, which also reads the client's next lines.
+                    let server = self.clone();
+                    tokio::task::spawn_blocking(move || server.get(version, &get))
+                        .await
+                        .map_err(|e| {
+                            ErrorData::internal_error(format!("get failed: {e}"), None)
+                        })??
+                }
+                Err(refusal) => self
+                    .0
+                    .get
+                    .with_protocol_version(version)
+                    .error_message(&refusal)
+                    .try_into()?,
+            },
+            other => {
+                return Err(ErrorData::invalid_params(
+                    format!("Unknown tool: {other} (the tools are {LIST} and {GET})"),
+                    None,
+                ))
+            }
+        };
+        Ok(result.into())
+    }
+}
