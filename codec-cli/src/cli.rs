@@ -19,7 +19,7 @@ pub(crate) struct Cli {
 pub(crate) enum Command {
     /// Encode JSON input with a codec (markdown by default).
     #[command(
-        after_help = "Examples:\n  codec render --sample\n  codec render data.json --profile dense\n  codec render data.json --to json --pretty\n  codec render - --accept 'text/markdown, */*;q=0.1' < data.json"
+        after_help = "Examples:\n  codec render --sample\n  codec render data.json --profile dense\n  codec render data.json --to json --pretty\n  codec render --sample --budget 500 --budget-hint 'Ask for fewer repositories.'\n  codec render - --accept 'text/markdown, */*;q=0.1' < data.json"
     )]
     Render(RenderArgs),
     /// Read markdown (codec-md's, or GFM tables and key lists) back into JSON.
@@ -35,9 +35,10 @@ pub(crate) enum Command {
     /// Bytes and o200k tokens of JSON and every codec, as a markdown table.
     #[command(after_help = "Example:\n  codec stats data/*.json")]
     Stats(StatsArgs),
-    /// Serve DIR/NAME.json at /NAME, negotiated by Accept and ?format=.
+    /// Serve DIR/NAME.json at /NAME, negotiated by Accept, ?format= and
+    /// known agents' User-Agent, with ETag, Link and x-markdown-tokens.
     #[command(
-        after_help = "Example:\n  codec serve --addr 127.0.0.1:8080 &\n  curl --retry 5 --retry-connrefused -H 'Accept: text/markdown' http://127.0.0.1:8080/github"
+        after_help = "Examples:\n  codec serve --addr 127.0.0.1:8080 --profile dense --budget 2000 &\n  curl --retry 5 --retry-connrefused -i -H 'Accept: text/markdown' http://127.0.0.1:8080/github"
     )]
     Serve(ServeArgs),
     /// Serve DIR/NAME.json to an MCP client over stdio: tools `list` and
@@ -110,23 +111,48 @@ pub(crate) struct CodecOptions {
     /// structured content: the data is not billed twice).
     #[arg(long, value_name = "FORMAT", default_value = DEFAULT_MCP_TEXT)]
     pub(crate) mcp_text: String,
-    /// The mcp codec's limit on its text block: `25000chars` (the
-    /// default; a bare number is chars too), `Nbytes`, `Ntokens` (o200k,
-    /// counted exactly), or `none`. Markdown is cut only where a row or an
-    /// item ends, and a note says how to get the rest. Claude Code fails a
-    /// tool result above 25,000 tokens of its own tokenizer: leave a margin.
+    /// The mcp codec's limit on its text block, written like `--budget`
+    /// (`20000` or `20000tokens`: exact o200k tokens; `25000chars`,
+    /// `Nbytes`), or `none`. Default: the budget when there is one, else
+    /// 25000 chars. Markdown is cut only where a row or an item ends, and
+    /// a note says how to get the rest. Claude Code fails a tool result
+    /// above 25,000 tokens of its own tokenizer: leave a margin.
     #[arg(long, value_name = "LIMIT", value_parser = text_limit)]
     pub(crate) mcp_text_limit: Option<TextLimitArg>,
+    /// Keep markdown (and the mcp codec's text) within this budget, cut
+    /// only between table rows and items, with a note saying how many
+    /// were left out: `2000` or `2000tokens` (exact o200k tokens),
+    /// `8000chars`, `16000bytes`. No budget by default (the mcp text
+    /// keeps its own 25000 chars).
+    #[arg(long, value_name = "N[UNIT]", value_parser = budget)]
+    pub(crate) budget: Option<Budget>,
+    /// The last sentence of the budget's note: how to get the rest.
+    /// `{rows}` and `{items}` become the numbers kept.
+    #[arg(long, value_name = "TEXT", requires = "budget")]
+    pub(crate) budget_hint: Option<String>,
 }
 
 /// `--mcp-text-limit`: a size in a unit, or no limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum TextLimitArg {
     None,
-    Chars(usize),
-    Bytes(usize),
-    /// o200k tokens.
-    Tokens(usize),
+    Limit(Budget),
+}
+
+/// A `--budget`: a size and its unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Budget {
+    pub(crate) max: usize,
+    pub(crate) unit: BudgetUnit,
+}
+
+/// What a `--budget` counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BudgetUnit {
+    /// Exact o200k_base tokens.
+    Tokens,
+    Chars,
+    Bytes,
 }
 
 impl Default for CodecOptions {
@@ -141,6 +167,8 @@ impl Default for CodecOptions {
             mcp_structured: DEFAULT_MCP_STRUCTURED.to_owned(),
             mcp_text: DEFAULT_MCP_TEXT.to_owned(),
             mcp_text_limit: None,
+            budget: None,
+            budget_hint: None,
         }
     }
 }
@@ -253,6 +281,29 @@ pub(crate) struct McpArgs {
     pub(crate) codec: CodecOptions,
 }
 
+/// `--budget`: a positive number, then `tokens` (also without a unit),
+/// `chars` or `bytes`.
+fn budget(text: &str) -> Result<Budget, String> {
+    let digits = text.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let unit = match &text[digits.len()..] {
+        "" | "tokens" => BudgetUnit::Tokens,
+        "chars" => BudgetUnit::Chars,
+        "bytes" => BudgetUnit::Bytes,
+        other => {
+            return Err(format!(
+                "unknown unit {other:?}: use tokens (the default), chars or bytes"
+            ))
+        }
+    };
+    match digits.parse::<usize>() {
+        Ok(0) => Err("must be more than zero".into()),
+        Ok(max) => Ok(Budget { max, unit }),
+        Err(_) => Err(format!(
+            "expected a number, then tokens, chars or bytes (`2000`, `8000chars`), found {text:?}"
+        )),
+    }
+}
+
 /// `--max-concurrent`: a positive count.
 fn at_least_one(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
@@ -262,27 +313,11 @@ fn at_least_one(text: &str) -> Result<usize, String> {
     }
 }
 
-/// `--mcp-text-limit`: `N`, `Nchars`, `Nbytes`, `Ntokens` or `none`.
+/// `--mcp-text-limit`: a `--budget`, or `none`.
 fn text_limit(text: &str) -> Result<TextLimitArg, String> {
-    if text == "none" {
-        return Ok(TextLimitArg::None);
-    }
-    let (digits, unit): (&str, fn(usize) -> TextLimitArg) =
-        if let Some(n) = text.strip_suffix("chars") {
-            (n, TextLimitArg::Chars)
-        } else if let Some(n) = text.strip_suffix("bytes") {
-            (n, TextLimitArg::Bytes)
-        } else if let Some(n) = text.strip_suffix("tokens") {
-            (n, TextLimitArg::Tokens)
-        } else {
-            (text, TextLimitArg::Chars)
-        };
-    match digits.parse::<usize>() {
-        Ok(n) => Ok(unit(n)),
-        Err(_) => Err(format!(
-            "expected a number with chars, bytes or tokens (`25000chars`, `20000tokens`), or \
-             none; found {text:?}"
-        )),
+    match text {
+        "none" => Ok(TextLimitArg::None),
+        _ => budget(text).map(TextLimitArg::Limit),
     }
 }
 
@@ -342,19 +377,54 @@ mod tests {
             assert_eq!(duration(text), expected.map_err(str::to_owned), "{text:?}");
         }
         assert_eq!(at_least_one("3"), Ok(3));
+        let tokens = |max| Budget {
+            max,
+            unit: BudgetUnit::Tokens,
+        };
+        let budgets: &[(&str, Result<Budget, &str>)] = &[
+            ("2000", Ok(tokens(2000))),
+            ("2000tokens", Ok(tokens(2000))),
+            (
+                "8000chars",
+                Ok(Budget {
+                    max: 8000,
+                    unit: BudgetUnit::Chars,
+                }),
+            ),
+            (
+                "1bytes",
+                Ok(Budget {
+                    max: 1,
+                    unit: BudgetUnit::Bytes,
+                }),
+            ),
+            ("0", Err("must be more than zero")),
+            (
+                "20kb",
+                Err("unknown unit \"kb\": use tokens (the default), chars or bytes"),
+            ),
+            (
+                "tokens",
+                Err("expected a number, then tokens, chars or bytes (`2000`, `8000chars`), found \"tokens\""),
+            ),
+        ];
+        for (text, expected) in budgets {
+            assert_eq!(budget(text), expected.map_err(str::to_owned), "{text:?}");
+        }
         assert!(at_least_one("0").is_err());
         assert!(at_least_one("x").is_err());
     }
 
     #[test]
     fn text_limits() {
+        let limit = |max, unit| Some(TextLimitArg::Limit(Budget { max, unit }));
         let cases: &[(&str, Option<TextLimitArg>)] = &[
-            ("25000", Some(TextLimitArg::Chars(25_000))),
-            ("25000chars", Some(TextLimitArg::Chars(25_000))),
-            ("4096bytes", Some(TextLimitArg::Bytes(4096))),
-            ("20000tokens", Some(TextLimitArg::Tokens(20_000))),
-            ("0tokens", Some(TextLimitArg::Tokens(0))),
+            ("25000", limit(25_000, BudgetUnit::Tokens)),
+            ("25000chars", limit(25_000, BudgetUnit::Chars)),
+            ("4096bytes", limit(4096, BudgetUnit::Bytes)),
+            ("20000tokens", limit(20_000, BudgetUnit::Tokens)),
             ("none", Some(TextLimitArg::None)),
+            ("0tokens", None),
             ("20k", None),
             ("tokens", None),
             ("-1", None),
@@ -366,8 +436,7 @@ mod tests {
         }
         assert_eq!(
             text_limit("20k").unwrap_err(),
-            "expected a number with chars, bytes or tokens (`25000chars`, `20000tokens`), or \
-             none; found \"20k\""
+            "unknown unit \"k\": use tokens (the default), chars or bytes"
         );
     }
 
@@ -395,8 +464,8 @@ mod tests {
             "{help}"
         );
         assert_eq!(
-            codec_mcp::StructuredContent::default(),
-            codec_mcp::StructuredContent::Always
+            agent_codecs::StructuredContent::default(),
+            agent_codecs::StructuredContent::Always
         );
         assert!(matches!(
             codec_mcp::TextFormat::default(),

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use codec_core::{TextLimit, Value};
-use codec_mcp::{McpCodec, McpCodecBuilder, ProtocolVersion, DEFAULT_MAX_TEXT_CHARS};
+use codec_mcp::{McpCodec, McpCodecBuilder, ProtocolVersion};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, Implementation,
     ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
@@ -130,10 +130,9 @@ impl Server {
             .into_iter()
             .filter(|v| *v <= newest)
             .collect();
-        let md = registry::markdown(&args.codec)?;
         // 2026-07-28 results name their server (SHOULD), as `initialize`
         // does for the older revisions.
-        let builder = registry::mcp_builder(&args.codec, md)?.server_info(Some(
+        let builder = registry::mcp_builder(&args.codec)?.server_info(Some(
             codec_mcp::Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION")),
         ));
         // `never`: no schema (the codec refuses both). `with-schema`:
@@ -146,10 +145,7 @@ impl Server {
                 .map_err(|e| CliError::Usage(format!("mcp codec: {e}")))
         };
         let get_builder = tool(tools::get_output_schema(library.all_objects()));
-        let text_limit = match args.codec.mcp_text_limit {
-            Some(limit) => registry::text_limit(limit),
-            None => Some(TextLimit::chars(DEFAULT_MAX_TEXT_CHARS)),
-        };
+        let text_limit = registry::mcp_text_limit(&args.codec);
         Ok(Server(Arc::new(State {
             list: build(tool(tools::list_output_schema()))?,
             get: build(get_builder.clone())?,

@@ -10,9 +10,16 @@ use crate::error::CliError;
 use crate::{input, registry};
 
 pub(crate) fn run(args: &NegotiateArgs) -> Result<(), CliError> {
-    let (codecs, given) = match &args.offer {
-        Some(list) => offers(list)?,
-        None => (registry::codecs(&CodecOptions::default())?, None),
+    let (negotiator, given) = match &args.offer {
+        Some(list) => {
+            let (codecs, given) = offers(list)?;
+            let negotiator = Negotiator::builder()
+                .codecs(codecs)
+                .build()
+                .map_err(|e| CliError::Usage(format!("negotiator: {e}")))?;
+            (negotiator, Some(given))
+        }
+        None => (registry::negotiator(&CodecOptions::default())?, None),
     };
     let accept: Vec<&[u8]> = args.accept.iter().map(|a| a.as_bytes()).collect();
     let target = match &args.format {
@@ -20,7 +27,6 @@ pub(crate) fn run(args: &NegotiateArgs) -> Result<(), CliError> {
         None => "/".to_owned(),
     };
 
-    let negotiator = build(&codecs, given.is_none())?;
     let refused = || CliError::NotAcceptable(refusal_text(negotiator.media_types()));
     let selections = if args.all && args.format.is_none() {
         negotiator.ranked(&accept)
@@ -47,16 +53,6 @@ pub(crate) fn run(args: &NegotiateArgs) -> Result<(), CliError> {
         text.push('\n');
     }
     input::write_stdout(text.as_bytes())
-}
-
-fn build(codecs: &[Arc<dyn Codec>], builtin: bool) -> Result<Negotiator, CliError> {
-    let mut builder = Negotiator::builder().codecs(codecs.iter().cloned());
-    if builtin && codecs.iter().any(|c| c.format() == "md") {
-        builder = builder.alias("md", MediaType::from_static("text/x-markdown"));
-    }
-    builder
-        .build()
-        .map_err(|e| CliError::Usage(format!("negotiator: {e}")))
 }
 
 /// The `406 Not Acceptable` message: the line, then the offered types.
@@ -97,7 +93,7 @@ fn offer_index(format: &str) -> usize {
         .unwrap_or(0)
 }
 
-type Offers = (Vec<Arc<dyn Codec>>, Option<Vec<String>>);
+type Offers = (Vec<Arc<dyn Codec>>, Vec<String>);
 
 /// Splits `--offer` at commas outside quoted strings and parses each type.
 fn offers(list: &str) -> Result<Offers, CliError> {
@@ -133,7 +129,7 @@ fn offers(list: &str) -> Result<Offers, CliError> {
     if codecs.is_empty() {
         return Err(CliError::Usage("--offer: no media types given".into()));
     }
-    Ok((codecs, Some(given)))
+    Ok((codecs, given))
 }
 
 /// Percent-encodes a query value (everything but unreserved characters).

@@ -1,105 +1,85 @@
-//! The built-in codecs and the negotiator over them, from the flags.
+//! The codecs and negotiators of the commands, from the flags: the
+//! standard negotiator of `agent-codecs`, configured, and the mcp codec's
+//! options for `codec mcp`.
 
 use std::sync::Arc;
 
-use codec_core::{Codec, MediaType, O200k, TextLimit};
-use codec_html::HtmlCodec;
-use codec_json::JsonCodec;
-use codec_mcp::{McpCodec, McpCodecBuilder, ProtocolVersion, StructuredContent, TextFormat};
-use codec_md::{MarkdownCodec, Profile};
-use negotiate::Negotiator;
+use agent_codecs::{
+    Codec, Negotiator, Profile, ProtocolVersion, ResponseHeaders, Standard, StructuredContent,
+    TextFormat, TextLimit,
+};
+use codec_mcp::{McpCodec, McpCodecBuilder, DEFAULT_MAX_TEXT_CHARS};
+use codec_md::MarkdownCodec;
 
-use crate::cli::{CodecOptions, TextLimitArg};
+use crate::cli::{Budget, BudgetUnit, CodecOptions, TextLimitArg};
 use crate::error::CliError;
 
-/// The built-in codecs in the server's order of preference: JSON first, so
-/// a client that states no preference (`*/*`, or no `Accept`) gets the
-/// conventional API answer, and markdown for every client that asks for it
-/// (Claude Code, Cursor and OpenCode all list `text/markdown` first).
+/// The standard codecs with the flags' options: JSON first, so a client
+/// that states no preference (`*/*`, or no `Accept`) gets the
+/// conventional API answer, and markdown for every client that asks for
+/// it (Claude Code, Cursor, OpenCode and OpenClaw all list
+/// `text/markdown` first; `text/plain` gets it too).
+pub(crate) fn standard(options: &CodecOptions) -> Result<Standard, CliError> {
+    let mut standard = agent_codecs::standard()
+        .profile(profile(options)?)
+        .mcp_version(mcp_version(options)?.unwrap_or_default())
+        .mcp_structured(structured(options)?)
+        .mcp_text(mcp_text(options)?)
+        .pretty(options.pretty)
+        .budget(budget(options));
+    if let Some(limit) = options.mcp_text_limit {
+        standard = standard.mcp_text_limit(text_limit(limit));
+    }
+    Ok(standard)
+}
+
+/// The standard codecs in the server's order of preference.
 pub(crate) fn codecs(options: &CodecOptions) -> Result<Vec<Arc<dyn Codec>>, CliError> {
-    let md = markdown(options)?;
-    let mcp = mcp_builder(options, md.clone())?
-        .protocol_version(mcp_version(options)?.unwrap_or_default())
-        .build()
-        .map_err(|e| CliError::Usage(format!("mcp codec: {e}")))?;
-    Ok(vec![
-        Arc::new(JsonCodec::builder().pretty(options.pretty).build()),
-        md,
-        Arc::new(mcp),
-    ])
+    standard(options)?.codecs().map_err(setup)
 }
 
-/// The markdown codec of `--profile` and `--lossless`.
-pub(crate) fn markdown(options: &CodecOptions) -> Result<Arc<dyn Codec>, CliError> {
-    let profile = match options.profile.as_str() {
-        "default" => Profile::Default,
-        "lossless" => Profile::Lossless,
-        "dense" => Profile::Dense,
-        other => {
-            return Err(CliError::Usage(format!(
-                "--profile: unknown profile {other:?}; expected default, lossless or dense"
-            )))
-        }
-    };
-    // The argument parser refuses `--lossless` with `--profile`; options
-    // built in code get the same answer.
-    let profile = match (options.lossless, profile) {
-        (false, profile) | (true, profile @ Profile::Lossless) => profile,
-        (true, Profile::Default) => Profile::Lossless,
-        (true, _) => {
-            return Err(CliError::Usage(
-                "--lossless is --profile lossless: it cannot go with another profile".into(),
-            ))
-        }
-    };
-    Ok(Arc::new(MarkdownCodec::builder().profile(profile).build()))
+/// The negotiator every command but `serve` uses: the standard one.
+pub(crate) fn negotiator(options: &CodecOptions) -> Result<Negotiator, CliError> {
+    standard(options)?.build().map_err(setup)
 }
 
-/// The mcp codec's options from the flags, its text written by `md`; the
-/// protocol version is the caller's (`render` takes `--mcp-version`,
-/// `codec mcp` each client's).
-pub(crate) fn mcp_builder(
-    options: &CodecOptions,
-    md: Arc<dyn Codec>,
-) -> Result<McpCodecBuilder, CliError> {
-    let structured = match options.mcp_structured.as_str() {
-        "always" => StructuredContent::Always,
-        "with-schema" => StructuredContent::WithOutputSchema,
-        "never" => StructuredContent::Never,
-        other => {
-            return Err(CliError::Usage(format!(
-                "--mcp-structured: unknown policy {other:?}; expected always, with-schema or never"
-            )))
-        }
+/// `serve`'s negotiator and response headers: the standard ones with the
+/// HTML page (after markdown, so only a client that prefers `text/html`,
+/// a browser, gets it) and the agent policy (known agents that send
+/// `*/*` get markdown).
+pub(crate) fn serve(options: &CodecOptions) -> Result<(Negotiator, ResponseHeaders), CliError> {
+    let standard = standard(options)?
+        .html(true)
+        .title("codec serve")
+        .agents(true);
+    Ok((
+        standard.build().map_err(setup)?,
+        standard.response_headers(),
+    ))
+}
+
+/// `codec mcp`'s codec options from the flags, its markdown text of
+/// `--profile`; the protocol version is each client's, the text limit
+/// [`mcp_text_limit`]'s.
+pub(crate) fn mcp_builder(options: &CodecOptions) -> Result<McpCodecBuilder, CliError> {
+    let text = match mcp_text(options)? {
+        TextFormat::Markdown => TextFormat::Codec(Arc::new(
+            MarkdownCodec::builder().profile(profile(options)?).build(),
+        )),
+        other => other,
     };
-    let text = match options.mcp_text.as_str() {
-        "markdown" => TextFormat::Codec(md),
-        "json" => TextFormat::Json,
-        "summary" => TextFormat::Summary,
-        other => {
-            return Err(CliError::Usage(format!(
-                "--mcp-text: unknown format {other:?}; expected markdown, json or summary"
-            )))
-        }
-    };
-    let builder = McpCodec::builder()
-        .structured_content(structured)
+    Ok(McpCodec::builder()
+        .structured_content(structured(options)?)
         .text_format(text)
-        .pretty(options.pretty);
-    Ok(match options.mcp_text_limit {
-        Some(limit) => builder.text_limit(text_limit(limit)),
-        None => builder,
-    })
+        .pretty(options.pretty))
 }
 
-/// `--mcp-text-limit` as the codec's limit (`None` for none): tokens are
-/// o200k's, counted exactly.
-pub(crate) fn text_limit(limit: TextLimitArg) -> Option<TextLimit> {
-    match limit {
-        TextLimitArg::None => None,
-        TextLimitArg::Chars(n) => Some(TextLimit::chars(n)),
-        TextLimitArg::Bytes(n) => Some(TextLimit::bytes(n)),
-        TextLimitArg::Tokens(n) => Some(TextLimit::tokens(n, Arc::new(O200k::new()))),
+/// The mcp codec's text limit: `--mcp-text-limit`, else `--budget`, else
+/// the codec's 25,000 chars (as the standard negotiator's MCP codec).
+pub(crate) fn mcp_text_limit(options: &CodecOptions) -> Option<TextLimit> {
+    match options.mcp_text_limit {
+        Some(limit) => text_limit(limit),
+        None => budget(options).or(Some(TextLimit::chars(DEFAULT_MAX_TEXT_CHARS))),
     }
 }
 
@@ -113,38 +93,6 @@ pub(crate) fn mcp_version(options: &CodecOptions) -> Result<Option<ProtocolVersi
         .map_err(|e| CliError::Usage(format!("--mcp-version: {e}")))
 }
 
-/// The negotiator every command but `serve` uses: the built-in codecs,
-/// `text/x-markdown` as an alias of markdown, and the library's default
-/// policies.
-pub(crate) fn negotiator(options: &CodecOptions) -> Result<Negotiator, CliError> {
-    negotiator_of(codecs(options)?)
-}
-
-/// `serve`'s negotiator: the built-in codecs, then the HTML page, which
-/// links to the others and shows their bytes and o200k tokens. Last, so
-/// only a client that prefers `text/html` gets it (browsers); agents,
-/// curl and a missing `Accept` get what the other commands negotiate.
-pub(crate) fn serve_negotiator(options: &CodecOptions) -> Result<Negotiator, CliError> {
-    let mut codecs = codecs(options)?;
-    let html = HtmlCodec::builder()
-        .title("codec serve")
-        .alternates(codecs.clone())
-        // Loads the vocabulary now, not on the first page.
-        .token_counter(Arc::new(O200k::new()))
-        .build()
-        .map_err(|e| CliError::Usage(format!("html codec: {e}")))?;
-    codecs.push(Arc::new(html));
-    negotiator_of(codecs)
-}
-
-fn negotiator_of(codecs: Vec<Arc<dyn Codec>>) -> Result<Negotiator, CliError> {
-    Negotiator::builder()
-        .codecs(codecs)
-        .alias("md", MediaType::from_static("text/x-markdown"))
-        .build()
-        .map_err(|e| CliError::Usage(format!("negotiator: {e}")))
-}
-
 /// The format names, for error messages.
 pub(crate) fn format_names(negotiator: &Negotiator) -> String {
     negotiator
@@ -154,19 +102,98 @@ pub(crate) fn format_names(negotiator: &Negotiator) -> String {
         .join(", ")
 }
 
+/// `--profile`, and `--lossless` as `--profile lossless`.
+fn profile(options: &CodecOptions) -> Result<Profile, CliError> {
+    let profile = match options.profile.as_str() {
+        "default" => Profile::Default,
+        "lossless" => Profile::Lossless,
+        "dense" => Profile::Dense,
+        other => {
+            return Err(CliError::Usage(format!(
+                "--profile: unknown profile {other:?}; expected default, lossless or dense"
+            )))
+        }
+    };
+    // The argument parser refuses `--lossless` with `--profile`; options
+    // built in code get the same answer.
+    match (options.lossless, profile) {
+        (false, profile) | (true, profile @ Profile::Lossless) => Ok(profile),
+        (true, Profile::Default) => Ok(Profile::Lossless),
+        (true, _) => Err(CliError::Usage(
+            "--lossless is --profile lossless: it cannot go with another profile".into(),
+        )),
+    }
+}
+
+/// `--mcp-structured`.
+fn structured(options: &CodecOptions) -> Result<StructuredContent, CliError> {
+    match options.mcp_structured.as_str() {
+        "always" => Ok(StructuredContent::Always),
+        "with-schema" => Ok(StructuredContent::WithOutputSchema),
+        "never" => Ok(StructuredContent::Never),
+        other => Err(CliError::Usage(format!(
+            "--mcp-structured: unknown policy {other:?}; expected always, with-schema or never"
+        ))),
+    }
+}
+
+/// `--mcp-text`: the markdown of `--profile` is `TextFormat::Markdown`.
+fn mcp_text(options: &CodecOptions) -> Result<TextFormat, CliError> {
+    match options.mcp_text.as_str() {
+        "markdown" => Ok(TextFormat::Markdown),
+        "json" => Ok(TextFormat::Json),
+        "summary" => Ok(TextFormat::Summary),
+        other => Err(CliError::Usage(format!(
+            "--mcp-text: unknown format {other:?}; expected markdown, json or summary"
+        ))),
+    }
+}
+
+/// `--budget` with `--budget-hint`.
+fn budget(options: &CodecOptions) -> Option<TextLimit> {
+    let limit = limit(options.budget?);
+    Some(match &options.budget_hint {
+        Some(hint) => limit.with_hint(hint.clone()),
+        None => limit,
+    })
+}
+
+/// `--mcp-text-limit` as the codec's limit (`None` for none).
+fn text_limit(limit: TextLimitArg) -> Option<TextLimit> {
+    match limit {
+        TextLimitArg::None => None,
+        TextLimitArg::Limit(budget) => Some(self::limit(budget)),
+    }
+}
+
+/// A size in its unit as a limit: tokens are o200k's, counted exactly.
+fn limit(budget: Budget) -> TextLimit {
+    match budget.unit {
+        BudgetUnit::Tokens => TextLimit::tokens(budget.max, Arc::new(agent_codecs::O200k::new())),
+        BudgetUnit::Chars => TextLimit::chars(budget.max),
+        BudgetUnit::Bytes => TextLimit::bytes(budget.max),
+    }
+}
+
+/// The flags were valid one by one but not together.
+fn setup(error: agent_codecs::SetupError) -> CliError {
+    let mut text = error.to_string();
+    let mut source = std::error::Error::source(&error);
+    while let Some(cause) = source {
+        text.push_str(&format!(": {cause}"));
+        source = cause.source();
+    }
+    CliError::Usage(text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn options(profile: &str) -> CodecOptions {
         CodecOptions {
-            pretty: false,
             profile: profile.to_owned(),
-            lossless: false,
-            mcp_version: None,
-            mcp_structured: "always".to_owned(),
-            mcp_text: "markdown".to_owned(),
-            mcp_text_limit: None,
+            ..CodecOptions::default()
         }
     }
 
@@ -202,15 +229,13 @@ mod tests {
         assert!(matches!(codecs(&lossless_dense), Err(CliError::Usage(_))));
     }
 
-    /// `serve` adds the page after the others: browsers get it, every
+    /// `serve` adds the page after markdown: browsers get it, every
     /// other client what the other commands negotiate.
     #[test]
     fn serve_adds_the_page_for_browsers() {
-        let (serve, other) = (
-            serve_negotiator(&options("default")).unwrap(),
-            negotiator(&options("default")).unwrap(),
-        );
-        assert_eq!(format_names(&serve), "json, md, mcp, html");
+        let (serve, _) = serve(&options("default")).unwrap();
+        let other = negotiator(&options("default")).unwrap();
+        assert_eq!(format_names(&serve), "json, md, html, mcp");
         assert_eq!(format_names(&other), "json, md, mcp");
         let chrome = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,\
                       image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7";
@@ -225,6 +250,8 @@ mod tests {
             Some("text/markdown, text/html, */*"),
             Some("*/*"),
             Some("application/json, text/event-stream"),
+            Some("application/vnd.mcp+json"),
+            Some("text/plain"),
             None,
         ] {
             assert_eq!(choice(&serve, accept), choice(&other, accept), "{accept:?}");
@@ -247,5 +274,24 @@ mod tests {
         }
         assert_eq!(outputs[0], "|zip|n|\n|---|---|\n|02139|\"7\"|\n|-||\n");
         assert_eq!(outputs[0], outputs[1]);
+    }
+
+    /// The mcp text limit: `--mcp-text-limit`, else the budget, else the
+    /// codec's own 25,000 chars.
+    #[test]
+    fn mcp_text_limit_falls_back_to_the_budget() {
+        let unit = |options: &CodecOptions| mcp_text_limit(options).map(|l| (l.max(), l.unit()));
+        let mut options = options("default");
+        assert_eq!(
+            unit(&options),
+            Some((DEFAULT_MAX_TEXT_CHARS, "characters".to_owned()))
+        );
+        options.budget = Some(Budget {
+            max: 900,
+            unit: BudgetUnit::Bytes,
+        });
+        assert_eq!(unit(&options), Some((900, "bytes".to_owned())));
+        options.mcp_text_limit = Some(TextLimitArg::None);
+        assert_eq!(unit(&options), None);
     }
 }

@@ -4,6 +4,13 @@
 //! once and its bytes shared ([`documents`]), a bound on responses in
 //! flight answers `503` beyond it, and timers close slow and idle
 //! connections ([`connection`]).
+//!
+//! Negotiated as `agent-codecs`' standard layer negotiates, with the page
+//! for browsers and the agent policy on, and the same response headers
+//! through the same code (`ResponseHeaders`): an `ETag` and `304`s, `Link`
+//! alternates, the exact `x-markdown-tokens` count, the page's
+//! `Content-Security-Policy`. What they say about a representation (its
+//! `ETag`, its token count) is computed once and kept beside its bytes.
 
 mod body;
 mod connection;
@@ -20,7 +27,7 @@ use http::header::{self, HeaderValue};
 use http::request::Parts;
 use http::{Method, Request, Response, StatusCode, Version};
 use hyper::body::Incoming;
-use negotiate::Negotiator;
+use negotiate::{Negotiator, RequestFacts, ResponseHeaders};
 use tokio::sync::Semaphore;
 
 use crate::cli::ServeArgs;
@@ -35,6 +42,8 @@ use self::documents::Document;
 #[derive(Debug)]
 struct Site {
     negotiator: Negotiator,
+    /// What every negotiated answer carries besides its body.
+    headers: ResponseHeaders,
     /// Documents by name, sorted so the index is deterministic.
     documents: BTreeMap<String, Document>,
     /// `/`: the list of documents, negotiated like any other.
@@ -62,8 +71,12 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), CliError> {
             input::parse_json(input::SAMPLE, "sample")?,
         )]),
     };
-    let negotiator = crate::registry::serve_negotiator(&args.codec)?;
-    let site = Arc::new(Site::new(negotiator, documents, args.max_concurrent));
+    let (negotiator, headers) = crate::registry::serve(&args.codec)?;
+    let site = Arc::new(Site::new(
+        (negotiator, headers),
+        documents,
+        args.max_concurrent,
+    ));
     let timeouts = Timeouts {
         header: args.header_timeout,
         idle: args.idle_timeout,
@@ -109,15 +122,16 @@ fn seconds(duration: Duration) -> String {
 
 impl Site {
     fn new(
-        negotiator: Negotiator,
+        (negotiator, headers): (Negotiator, ResponseHeaders),
         documents: BTreeMap<String, Value>,
         max_concurrent: usize,
     ) -> Site {
         let codecs = negotiator.codecs().len();
+        let offers = negotiator.media_types().len();
         let documents: BTreeMap<String, Document> = documents
             .into_iter()
             .map(|(name, value)| {
-                let document = Document::new(&name, value, codecs);
+                let document = Document::new(&name, value, (codecs, offers));
                 (name, document)
             })
             .collect();
@@ -133,9 +147,10 @@ impl Site {
                 .collect(),
         );
         Site {
-            index: Document::new("", index, codecs),
+            index: Document::new("", index, (codecs, offers)),
             documents,
             negotiator,
+            headers,
             work: Arc::new(Semaphore::new(max_concurrent)),
         }
     }
@@ -157,7 +172,7 @@ async fn handle(site: Arc<Site>, request: Request<Incoming>) -> Response<SharedB
 }
 
 /// The response, and the media type negotiation chose (none for errors).
-async fn respond(site: &Site, request: &Parts) -> (Response<SharedBody>, Option<MediaType>) {
+async fn respond(site: &Arc<Site>, request: &Parts) -> (Response<SharedBody>, Option<MediaType>) {
     if let Some(problem) = host_problem(request) {
         return (
             text(
@@ -201,9 +216,10 @@ async fn respond(site: &Site, request: &Parts) -> (Response<SharedBody>, Option<
             }
         }
     };
-    let target = request.uri.path_and_query().map_or("/", |pq| pq.as_str());
-    let accept = request.headers.get_all(header::ACCEPT);
-    let outcome = match site.negotiator.negotiate_target(accept.iter(), target) {
+    let outcome = match site
+        .negotiator
+        .negotiate_request(&request.uri, &request.headers)
+    {
         Ok(outcome) => outcome,
         Err(unknown) => {
             return (
@@ -252,23 +268,45 @@ async fn respond(site: &Site, request: &Parts) -> (Response<SharedBody>, Option<
             )
         }
     };
+    // The offer chosen (the codec's own media type or an alias): its ETag
+    // hashes its Content-Type, so it is kept per offer.
+    let offer = site
+        .negotiator
+        .media_types()
+        .position(|offered| offered == selection.content_type());
+    let choice = selection.choice();
+    let described = {
+        let (site, bytes) = (Arc::clone(site), bytes.clone());
+        document.described(offer, move || {
+            let selection = site.negotiator.resolve(choice)?;
+            Some(site.headers.describe(&selection, &bytes))
+        })
+    }
+    .await;
     let header = HeaderValue::from_str(content_type.as_str())
         .unwrap_or(HeaderValue::from_static("application/octet-stream"));
     let len = bytes.len();
-    let mut response = with_headers(
-        StatusCode::OK,
-        header,
-        len,
-        SharedBody::holding(bytes, slot),
-    );
-    if selection.format() == "html" {
-        // The policy the page is built for: its one stylesheet, nothing else.
-        response.headers_mut().insert(
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(codec_html::CONTENT_SECURITY_POLICY),
+    let response = with_headers(StatusCode::OK, header, len, SharedBody::empty());
+    let (mut parts, _) = response.into_parts();
+    // `Vary` as the axum layer has it: `User-Agent` too, as the agent
+    // policy reads it.
+    selection.apply_headers(&mut parts.headers);
+    if let Some(representation) = &described {
+        let facts = RequestFacts::new(&request.method, &request.uri, &request.headers);
+        site.headers.apply(
+            &site.negotiator,
+            &facts,
+            &selection,
+            representation,
+            &mut parts,
         );
     }
-    (response, Some(content_type))
+    // A 304 sends no body, and gives its slot of the work bound back now.
+    let body = match parts.status {
+        StatusCode::NOT_MODIFIED => SharedBody::empty(),
+        _ => SharedBody::holding(bytes, slot),
+    };
+    (Response::from_parts(parts, body), Some(content_type))
 }
 
 /// Why the `Host` header makes the request invalid (RFC 9112 §3.2: a

@@ -197,8 +197,12 @@ fn negotiate_prints_the_choice() {
         (
             &["--accept", "text/markdown;q=0.5, */*;q=0.1", "--all"],
             0,
-            "text/markdown; charset=utf-8; variant=GFM\napplication/json\napplication/vnd.mcp+json\ntext/x-markdown; charset=utf-8\n",
+            "text/markdown; charset=utf-8; variant=GFM\napplication/json\napplication/vnd.mcp+json\ntext/x-markdown; charset=utf-8\ntext/plain; charset=utf-8\n",
         ),
+        // Markdown is plain text: served as such where asked, below
+        // text/markdown when both are.
+        (&["--accept", "text/plain"], 0, "text/plain; charset=utf-8\n"),
+        (&["--accept", "text/plain, text/markdown"], 0, "text/markdown; charset=utf-8; variant=GFM\n"),
         (&["--all"], 0, "application/json\ntext/markdown; charset=utf-8; variant=GFM\napplication/vnd.mcp+json\n"),
         (&["--accept", "text/plain, text/csv;q=0.5", "--offer", "text/csv,text/plain", "--all"], 0, "text/plain\ntext/csv\n"),
         (&["--accept", "image/png", "--all"], 2, ""),
@@ -216,7 +220,7 @@ fn negotiate_prints_the_choice() {
     let refused = codec(&["negotiate", "--accept", "image/png"], b"");
     assert_eq!(
         stderr(&refused),
-        "codec: 406 Not Acceptable; offered:\n  application/json\n  text/markdown; charset=utf-8; variant=GFM\n  application/vnd.mcp+json\n  text/x-markdown; charset=utf-8\n"
+        "codec: 406 Not Acceptable; offered:\n  application/json\n  text/markdown; charset=utf-8; variant=GFM\n  application/vnd.mcp+json\n  text/x-markdown; charset=utf-8\n  text/plain; charset=utf-8\n"
     );
     let unknown = codec(&["negotiate", "--format", "xml"], b"");
     assert_eq!(unknown.status.code(), Some(2));

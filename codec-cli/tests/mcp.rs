@@ -448,7 +448,7 @@ fn notes_page_through_a_table_larger_than_the_limit() {
     type Case<'a> = (&'a [&'a str], usize, &'a dyn Fn(&str) -> usize);
     let cases: [Case<'_>; 3] = [
         (&["--mcp-text-limit", "1500tokens"], 1500, &tokens),
-        (&["--mcp-text-limit", "4000"], 4000, &chars),
+        (&["--mcp-text-limit", "4000chars"], 4000, &chars),
         (
             &["--mcp-text-limit", "1200tokens", "--profile", "dense"],
             1200,
@@ -520,7 +520,7 @@ fn a_cut_document_without_rows_says_where_the_rest_is() {
             "It has no rows to page through; raise --mcp-text-limit to see all of it.]",
         ),
     ] {
-        let mut args = vec![dir.to_str().unwrap(), "--mcp-text-limit", "300"];
+        let mut args = vec![dir.to_str().unwrap(), "--mcp-text-limit", "300chars"];
         args.extend_from_slice(flags);
         let mut session = Session::start(&args);
         session.initialize("2025-11-25");

@@ -222,7 +222,7 @@ fn serve_over_real_http() {
         reply.header("content-type"),
         Some("text/markdown; charset=utf-8; variant=GFM")
     );
-    assert_eq!(reply.header("vary"), Some("Accept"));
+    assert_eq!(reply.header("vary"), Some("Accept, User-Agent"));
     assert!(reply.text().starts_with("|id|name|score|"), "{reply:?}");
 
     let reply = get(&addr, "/rows", None);
@@ -245,7 +245,7 @@ fn serve_over_real_http() {
 
     let reply = get(&addr, "/rows?format=yaml", None);
     assert_eq!(reply.status, 400);
-    assert!(reply.text().contains("json, md, mcp"), "{reply:?}");
+    assert!(reply.text().contains("json, md, html, mcp"), "{reply:?}");
 
     let reply = get(&addr, "/missing", None);
     assert_eq!(reply.status, 404);
@@ -776,4 +776,155 @@ fn serve_gives_browsers_the_page() {
         assert!(header.starts_with(content_type), "{accept}: {header}");
         assert_eq!(reply.header("content-security-policy"), None);
     }
+}
+
+/// A request with any headers: `(name, value)` pairs after `Host`.
+fn request_with(addr: &str, method: &str, target: &str, headers: &[(&str, &str)]) -> Reply {
+    let mut raw = format!("{method} {target} HTTP/1.1\r\nHost: {addr}\r\n");
+    for (name, value) in headers {
+        raw.push_str(&format!("{name}: {value}\r\n"));
+    }
+    raw.push_str("Connection: close\r\n\r\n");
+    exchange(addr, &raw)
+}
+
+/// The agent-facing headers, through the same `ResponseHeaders` as the
+/// axum layer: ETag and 304, Link alternates, the exact token count, and
+/// markdown for `text/plain` and for known agents that send `*/*`.
+#[test]
+fn serve_sends_validators_links_and_token_counts() {
+    let dir = temp_dir("serve-headers");
+    write_doc(&dir, "rows.json", ROWS);
+    let server = Server::start(&[dir.to_str().unwrap()]);
+    let addr = server.addr.as_str();
+    let md = request_with(addr, "GET", "/rows", &[("Accept", "text/markdown")]);
+    assert_eq!(md.status, 200);
+    let text = md.text();
+    let tokens = tiktoken_rs::o200k_base_singleton().count_ordinary(&text);
+    assert_eq!(
+        md.header("x-markdown-tokens"),
+        Some(tokens.to_string().as_str())
+    );
+    assert_eq!(
+        md.header("link"),
+        Some(r#"</rows?format=json>; rel="alternate"; type="application/json""#)
+    );
+    let etag = md.header("etag").expect("an ETag").to_owned();
+    /// Method, headers, status, Content-Type, whether the body is empty.
+    type Case<'a> = (
+        &'a str,
+        &'a [(&'a str, &'a str)],
+        u16,
+        Option<&'a str>,
+        bool,
+    );
+    let weak = format!("W/{etag}");
+    let cases: &[Case<'_>] = &[
+        (
+            "GET",
+            &[("Accept", "text/markdown"), ("If-None-Match", &etag)],
+            304,
+            None,
+            true,
+        ),
+        (
+            "HEAD",
+            &[("Accept", "text/markdown"), ("If-None-Match", &weak)],
+            304,
+            None,
+            true,
+        ),
+        (
+            "GET",
+            &[("Accept", "text/markdown"), ("If-None-Match", "\"x\"")],
+            200,
+            Some("text/markdown; charset=utf-8; variant=GFM"),
+            false,
+        ),
+        (
+            "GET",
+            &[("If-None-Match", &etag)],
+            200,
+            Some("application/json"),
+            false,
+        ),
+        (
+            "GET",
+            &[("Accept", "text/plain")],
+            200,
+            Some("text/plain; charset=utf-8"),
+            false,
+        ),
+        (
+            "GET",
+            &[("Accept", "*/*"), ("User-Agent", "Claude-User")],
+            200,
+            Some("text/markdown; charset=utf-8; variant=GFM"),
+            false,
+        ),
+        (
+            "GET",
+            &[("Accept", "*/*"), ("User-Agent", "curl/8.5.0")],
+            200,
+            Some("application/json"),
+            false,
+        ),
+    ];
+    for (method, headers, status, content_type, empty) in cases {
+        let reply = request_with(addr, method, "/rows", headers);
+        assert_eq!(reply.status, *status, "{method} {headers:?}: {reply:?}");
+        assert_eq!(
+            reply.header("content-type"),
+            *content_type,
+            "{method} {headers:?}"
+        );
+        assert_eq!(reply.body.is_empty(), *empty, "{method} {headers:?}");
+        assert_eq!(reply.header("vary"), Some("Accept, User-Agent"));
+        assert!(reply.header("etag").is_some(), "{headers:?}");
+    }
+    // JSON links the markdown; the page links both and carries its policy.
+    let json = request_with(addr, "GET", "/rows?x=1", &[]);
+    assert_eq!(
+        json.header("link"),
+        Some(r#"</rows?x=1&format=md>; rel="alternate"; type="text/markdown""#)
+    );
+    let line = server.log_line("GET /rows 304 ");
+    assert!(line.contains("accept=\"text/markdown\""), "{line}");
+}
+
+/// `--budget`: markdown within it, cut between rows, with the hint.
+#[test]
+fn serve_keeps_markdown_within_the_budget() {
+    let dir = temp_dir("serve-budget");
+    write_doc(&dir, "big.json", &big_rows(2_000));
+    let server = Server::start(&[
+        dir.to_str().unwrap(),
+        "--budget",
+        "1500",
+        "--budget-hint",
+        "Ask for fewer rows.",
+    ]);
+    let addr = server.addr.as_str();
+    let reply = request_with(addr, "GET", "/big", &[("Accept", "text/markdown")]);
+    let text = reply.text();
+    let tokens = tiktoken_rs::o200k_base_singleton().count_ordinary(&text);
+    assert!(tokens <= 1_500, "{tokens}");
+    assert_eq!(
+        reply.header("x-markdown-tokens"),
+        Some(tokens.to_string().as_str())
+    );
+    let (table, note) = text.split_once("\n\n[Truncated: ").expect("a note");
+    assert!(
+        table
+            .lines()
+            .all(|l| l.starts_with('|') && l.ends_with('|')),
+        "{table}"
+    );
+    assert!(
+        note.ends_with("of 2000 rows were left out. Ask for fewer rows.]"),
+        "{note}"
+    );
+    // JSON is never cut.
+    let json = request_with(addr, "GET", "/big", &[]);
+    assert_eq!(json.body, big_rows(2_000));
 }

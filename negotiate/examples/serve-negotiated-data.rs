@@ -1,3 +1,8 @@
+//! STAND-IN CODECS: the three codecs here only declare the real media
+//! types and write a stand-in body; do not copy them. A service with the
+//! real codecs is agent-codecs' example, `serve-data-to-agents`
+//! (`cargo run -p agent-codecs --example serve-data-to-agents`).
+//!
 //! Serves one list of items as JSON, GFM markdown or MCP JSON, whichever
 //! each request's `Accept` (or `?format=`) asks for.
 //!
@@ -8,10 +13,8 @@
 //! ```
 //!
 //! The handler returns its data once, as `Negotiated(items)`; the
-//! `NegotiateLayer` picks the codec. The three codecs here are small
-//! stand-ins with the real media types, so the example depends on the
-//! `Codec` trait only; a service registers `codec-json`, `codec-md` and
-//! `codec-mcp` the same way.
+//! `NegotiateLayer` picks the codec. The codecs are stand-ins so that this
+//! crate's example depends on the `Codec` trait only, as the crate does.
 
 use std::sync::Arc;
 

@@ -34,7 +34,10 @@ use crate::quality::Quality;
 pub const MAX_ELEMENTS: usize = 64;
 
 /// The most media-type parameters (not counting `q`) one `Accept` element
-/// may carry; an element with more is skipped.
+/// may carry; an element with more is skipped whole (its other ranges
+/// still count). Not truncated to its first eight: a range's parameters
+/// narrow what it matches (`text/markdown; variant=CommonMark`), so
+/// dropping one would make it match a type the client excluded.
 pub const MAX_PARAMS: usize = 8;
 
 /// A media-type parameter of a range, as it appears in the header.

@@ -31,6 +31,7 @@ use serde::Serialize;
 use tower_layer::Layer;
 use tower_service::Service;
 
+use crate::headers::{RequestFacts, ResponseHeaders};
 use crate::negotiator::Negotiator;
 use crate::outcome::Choice;
 use crate::refusal::{encode_failure, plain_text, Refusal};
@@ -157,12 +158,28 @@ impl<T: Serialize + Send + Sync + 'static> IntoResponse for Negotiated<T> {
 #[derive(Clone, Debug)]
 pub struct NegotiateLayer {
     negotiator: Arc<Negotiator>,
+    headers: Option<Arc<ResponseHeaders>>,
 }
 
 impl NegotiateLayer {
-    /// A layer negotiating with `negotiator`.
+    /// A layer negotiating with `negotiator`; its responses carry
+    /// `Content-Type` and `Vary: Accept`, nothing more.
     pub fn new(negotiator: Arc<Negotiator>) -> NegotiateLayer {
-        NegotiateLayer { negotiator }
+        NegotiateLayer {
+            negotiator,
+            headers: None,
+        }
+    }
+
+    /// A layer negotiating with `negotiator` whose responses also carry
+    /// what `headers` adds: an `ETag` (and `304 Not Modified` for a
+    /// matching `If-None-Match`), `Link` alternates, a token count; see
+    /// [`ResponseHeaders`].
+    pub fn with_headers(negotiator: Arc<Negotiator>, headers: ResponseHeaders) -> NegotiateLayer {
+        NegotiateLayer {
+            negotiator,
+            headers: Some(Arc::new(headers)),
+        }
     }
 }
 
@@ -173,6 +190,7 @@ impl<S> Layer<S> for NegotiateLayer {
         NegotiateService {
             inner,
             negotiator: Arc::clone(&self.negotiator),
+            headers: self.headers.clone(),
         }
     }
 }
@@ -183,10 +201,14 @@ impl<S> Layer<S> for NegotiateLayer {
 pub struct NegotiateService<S> {
     inner: S,
     negotiator: Arc<Negotiator>,
+    headers: Option<Arc<ResponseHeaders>>,
 }
 
 /// A negotiation's result, owned, to carry across the handler's `await`.
 type Decision = Result<Choice, Refusal>;
+
+/// The response headers to add and the request facts they read.
+type Extra = (Arc<ResponseHeaders>, RequestFacts);
 
 fn decide(negotiator: &Negotiator, uri: &Uri, headers: &axum::http::HeaderMap) -> Decision {
     match negotiator.negotiate_request(uri, headers) {
@@ -212,6 +234,11 @@ where
 
     fn call(&mut self, mut request: Request<B>) -> Self::Future {
         let decision = decide(&self.negotiator, request.uri(), request.headers());
+        // Taken before the handler can see the request: only when asked.
+        let extra = self.headers.as_ref().map(|headers| {
+            let facts = RequestFacts::new(request.method(), request.uri(), request.headers());
+            (Arc::clone(headers), facts)
+        });
         if let Some(uri) = strip_extension(&self.negotiator, request.uri()) {
             *request.uri_mut() = uri;
         }
@@ -222,7 +249,7 @@ where
         NegotiateFuture {
             inner,
             negotiator: Arc::clone(&self.negotiator),
-            decision: Some(decision),
+            decision: Some((decision, extra)),
         }
     }
 }
@@ -237,15 +264,19 @@ pin_project_lite::pin_project! {
         #[pin]
         inner: F,
         negotiator: Arc<Negotiator>,
-        // Taken when the response is ready.
-        decision: Option<Decision>,
+        // Taken when the response is ready, with what the response
+        // headers need of the request, when the layer adds them.
+        decision: Option<(Decision, Option<Extra>)>,
     }
 }
 
 impl<F> fmt::Debug for NegotiateFuture<F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("NegotiateFuture")
-            .field("decision", &self.decision)
+            .field(
+                "decision",
+                &self.decision.as_ref().map(|(decision, _)| decision),
+            )
             .finish_non_exhaustive()
     }
 }
@@ -267,10 +298,16 @@ where
         };
         // Only a future polled again after it finished has no decision
         // left; it answers what its inner service does.
-        let Some(decision) = this.decision.take() else {
+        let Some((decision, extra)) = this.decision.take() else {
             return Poll::Ready(Ok(response));
         };
-        Poll::Ready(Ok(finish(this.negotiator, decision, response, &*data)))
+        Poll::Ready(Ok(finish(
+            this.negotiator,
+            decision,
+            response,
+            &*data,
+            extra,
+        )))
     }
 }
 
@@ -295,6 +332,7 @@ fn finish(
     decision: Decision,
     response: Response,
     data: &dyn Encode,
+    extra: Option<Extra>,
 ) -> Response {
     let choice = match decision {
         Ok(choice) => choice,
@@ -312,6 +350,19 @@ fn finish(
             let (mut parts, _) = response.into_parts();
             parts.headers.remove(CONTENT_LENGTH);
             selection.apply_headers(&mut parts.headers);
+            if let Some((headers, request)) = extra {
+                let representation = headers.describe(&selection, &body);
+                headers.apply(
+                    negotiator,
+                    &request,
+                    &selection,
+                    &representation,
+                    &mut parts,
+                );
+                if parts.status == StatusCode::NOT_MODIFIED {
+                    body = Vec::new();
+                }
+            }
             Response::from_parts(parts, Body::from(body))
         }
         Err(error) => encode_failure(selection.format(), &error).map(Body::from),

@@ -20,10 +20,20 @@
 //! - [`Quality`]: a `q` weight, exact in thousandths.
 //! - [`EmptyAccept`], [`NothingAcceptable`], [`TieBreak`]: the policies.
 //! - [`BuildError`]: why a builder's settings were rejected.
+//! - [`AGENT_USER_AGENTS`]: the agents' `User-Agent` tokens that the
+//!   opt-in agent policy ([`NegotiatorBuilder::agent_format`]) serves a
+//!   format, markdown, when their `Accept` states no preference.
 #![cfg_attr(
     feature = "http",
     doc = "- [`vary_accept`] (feature `http`): adds `Accept` to a response's `Vary`; \
            [`Negotiator::respond`] builds a whole `http::Response`."
+)]
+#![cfg_attr(
+    feature = "http",
+    doc = "- [`ResponseHeaders`] (feature `http`): what a response carries besides its \
+           body: a strong `ETag` and `304 Not Modified`, `Link` alternates \
+           (`rel=\"alternate\"; type=\"text/markdown\"`), an `x-markdown-tokens` count; \
+           [`Representation`] and [`RequestFacts`] are what it reads."
 )]
 #![cfg_attr(
     feature = "axum",
@@ -38,9 +48,12 @@
 //! the feature it needs.
 //!
 //! - `http`: `Negotiator::respond` and friends build an `http::Response`
-//!   (406 and 400 answers included); `vary_accept`.
+//!   (406 and 400 answers included); `vary_accept`; `ResponseHeaders`
+//!   (`ETag` and `304`, `Link` alternates, a token count); the agent
+//!   policy reads `User-Agent` through `negotiate_request`.
 //! - `axum` (implies `http`): a handler returns `Negotiated(data)` and a
-//!   `NegotiateLayer` on its route encodes it with the negotiated codec.
+//!   `NegotiateLayer` on its route encodes it with the negotiated codec
+//!   (`NegotiateLayer::with_headers` adds a `ResponseHeaders`).
 //!
 //! # Design
 //!
@@ -56,8 +69,11 @@
 //! Parsing is lenient per element: an element that does not parse is
 //! skipped and the rest of the header still counts; a malformed `q` is
 //! neither dropped nor read as 1 but ranks below every valid weight (see
-//! [`Quality`]). At most [`MAX_ELEMENTS`] elements and [`MAX_PARAMS`]
-//! parameters per element are read.
+//! [`Quality`]). At most [`MAX_ELEMENTS`] elements are read, later ones
+//! ignored; an element with more than [`MAX_PARAMS`] parameters is
+//! skipped whole, like any other it cannot read: its parameters restrict
+//! what it matches, so reading only some of them would widen it to types
+//! the client did not ask for.
 //!
 //! This crate depends on the `Codec` trait only, never on a concrete
 //! codec; it does not encode anything itself except through the codec it
@@ -115,8 +131,11 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod accept;
+mod agents;
 #[cfg(feature = "axum")]
 mod axum_layer;
+#[cfg(feature = "http")]
+mod headers;
 mod negotiator;
 mod outcome;
 mod overrides;
@@ -130,8 +149,14 @@ mod respond;
 mod vary;
 
 pub use accept::{MAX_ELEMENTS, MAX_PARAMS};
+pub use agents::AGENT_USER_AGENTS;
 #[cfg(feature = "axum")]
 pub use axum_layer::{NegotiateFuture, NegotiateLayer, NegotiateService, Negotiated};
+#[cfg(feature = "http")]
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+pub use headers::{
+    Representation, RequestFacts, ResponseHeaders, ResponseHeadersBuilder, TOKENS_HEADER,
+};
 pub use negotiator::{BuildError, Negotiator, NegotiatorBuilder};
 pub use outcome::{Choice, Outcome, Selection, Source};
 pub use policy::{EmptyAccept, NothingAcceptable, TieBreak};

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use codec_core::{Codec, MediaType};
 
 use crate::accept::{Elements, Range, MAX_ELEMENTS};
+use crate::agents::{names_agent, AGENT_USER_AGENTS};
 use crate::outcome::{Choice, Outcome, Selection, Source};
 use crate::overrides;
 use crate::policy::{EmptyAccept, NothingAcceptable, TieBreak};
@@ -35,6 +36,9 @@ pub struct Negotiator {
     tie_break: TieBreak,
     format_param: Option<String>,
     path_extension: bool,
+    /// The codec that known agents get when their `Accept` states no
+    /// preference, and the product tokens that name them.
+    agents: Option<(usize, Vec<String>)>,
     /// This negotiator's identity, recorded in every [`Choice`] it makes.
     id: u64,
     /// What a 406 lists, shared by every refusal.
@@ -51,6 +55,8 @@ struct Scan {
     lines: usize,
     /// Elements that parsed.
     usable: u32,
+    /// Elements that parsed and name a type (anything but `*/*`).
+    specific: u32,
 }
 
 /// Builds a [`Negotiator`]; see [`Negotiator::builder`].
@@ -63,6 +69,8 @@ pub struct NegotiatorBuilder {
     tie_break: TieBreak,
     format_param: Option<String>,
     path_extension: bool,
+    agent_format: Option<String>,
+    agent_user_agents: Vec<String>,
 }
 
 /// Why a [`Negotiator`] could not be built.
@@ -85,10 +93,12 @@ pub enum BuildError {
         /// The name.
         format: String,
     },
-    /// An alias or the default names a format no codec has.
+    /// An alias, the default or the agent format names a format no codec
+    /// has.
     #[error("{setting} names the format {format:?}, which no registered codec has")]
     UnknownFormat {
-        /// The builder setting: `alias` or `default_codec`.
+        /// The builder setting: `alias`, `default_codec` or
+        /// `agent_format`.
         setting: &'static str,
         /// The name.
         format: String,
@@ -118,6 +128,8 @@ impl Negotiator {
             tie_break: TieBreak::default(),
             format_param: Some("format".to_owned()),
             path_extension: false,
+            agent_format: None,
+            agent_user_agents: AGENT_USER_AGENTS.iter().map(|s| s.to_string()).collect(),
         }
     }
 
@@ -140,21 +152,40 @@ impl Negotiator {
     /// an implied `charset=utf-8`).
     ///
     /// Offers with a non-zero quality are ranked by quality, then by the
-    /// specificity of their deciding range, then by the [`TieBreak`] rule,
-    /// then by the server's order. At most [`MAX_ELEMENTS`] elements are
-    /// read, and [`MAX_PARAMS`](crate::MAX_PARAMS) parameters per element.
+    /// specificity of their deciding range, then (between a codec's own
+    /// media type and its aliases) by the server's order, then by the
+    /// [`TieBreak`] rule, then by the server's order. At most
+    /// [`MAX_ELEMENTS`] elements are read (later ones are ignored); an
+    /// element with more than [`MAX_PARAMS`](crate::MAX_PARAMS)
+    /// parameters is skipped whole, like any element that does not parse.
     pub fn negotiate<'h, I, V>(&self, accept: I) -> Outcome<'_>
     where
         I: IntoIterator<Item = &'h V>,
         V: AsRef<[u8]> + ?Sized + 'h,
     {
+        self.negotiate_as(accept, None)
+    }
+
+    /// [`Negotiator::negotiate`], with the agent policy applied for this
+    /// `User-Agent`.
+    fn negotiate_as<'h, I, V>(&self, accept: I, user_agent: Option<&[u8]>) -> Outcome<'_>
+    where
+        I: IntoIterator<Item = &'h V>,
+        V: AsRef<[u8]> + ?Sized + 'h,
+    {
+        let agent = match (&self.agents, user_agent) {
+            (Some((codec, names)), Some(user_agent)) if names_agent(user_agent, names) => {
+                Some(*codec)
+            }
+            _ => None,
+        };
         let n = self.offers.len();
         if n <= INLINE_OFFERS {
             let mut bests = [Best::NONE; INLINE_OFFERS];
-            self.rank(accept, &mut bests[..n])
+            self.rank(accept, &mut bests[..n], agent)
         } else {
             let mut bests = vec![Best::NONE; n];
-            self.rank(accept, &mut bests)
+            self.rank(accept, &mut bests, agent)
         }
     }
 
@@ -209,7 +240,7 @@ impl Negotiator {
         let mut offers: Vec<usize> = (0..bests.len())
             .filter(|&i| acceptable(&bests[i]))
             .collect();
-        offers.sort_by(|&a, &b| preference(&bests, b, a, self.tie_break));
+        offers.sort_by(|&a, &b| preference(&bests, &self.offers, b, a, self.tie_break));
         offers
             .into_iter()
             .map(|offer| self.select(offer, bests[offer].quality, Source::Accept))
@@ -226,6 +257,7 @@ impl Negotiator {
         let mut scan = Scan {
             lines: 0,
             usable: 0,
+            specific: 0,
         };
         let mut elements = 0u32;
         let mut range = Range::EMPTY;
@@ -242,6 +274,9 @@ impl Negotiator {
                     continue;
                 }
                 scan.usable += 1;
+                if range.type_ != b"*" {
+                    scan.specific += 1;
+                }
                 for (offer, best) in self.offers.iter().zip(bests.iter_mut()) {
                     if offer.matches(&range) {
                         best.update(&range, position);
@@ -252,12 +287,28 @@ impl Negotiator {
         scan
     }
 
-    fn rank<'h, I, V>(&self, accept: I, bests: &mut [Best]) -> Outcome<'_>
+    /// Ranks the offers; `agent` is the codec of the agent policy when the
+    /// request comes from a known agent.
+    fn rank<'h, I, V>(&self, accept: I, bests: &mut [Best], agent: Option<usize>) -> Outcome<'_>
     where
         I: IntoIterator<Item = &'h V>,
         V: AsRef<[u8]> + ?Sized + 'h,
     {
-        let Scan { lines, usable } = self.scan(accept, bests);
+        let Scan {
+            lines,
+            usable,
+            specific,
+        } = self.scan(accept, bests);
+        if let Some(agent) = agent {
+            // No preference beyond `*/*`: no header, an empty one read as
+            // none, or only `*/*` ranges that accept something.
+            let no_preference = lines == 0
+                || (usable == 0 && self.empty_accept == EmptyAccept::NoPreference)
+                || (usable > 0 && specific == 0 && acceptable(&bests[agent]));
+            if no_preference {
+                return Outcome::Selected(self.select(agent, Quality::ONE, Source::UserAgent));
+            }
+        }
         if lines == 0 {
             return Outcome::NoPreference(self.default_selection());
         }
@@ -267,7 +318,7 @@ impl Negotiator {
                 EmptyAccept::NotAcceptable => Outcome::NotAcceptable(self.not_acceptable()),
             };
         }
-        match winner(bests, self.tie_break) {
+        match winner(bests, &self.offers, self.tie_break) {
             Some(offer) => {
                 Outcome::Selected(self.select(offer, bests[offer].quality, Source::Accept))
             }
@@ -308,6 +359,29 @@ impl Negotiator {
         I: IntoIterator<Item = &'h V>,
         V: AsRef<[u8]> + ?Sized + 'h,
     {
+        self.negotiate_agent(accept, target, None)
+    }
+
+    /// [`Negotiator::negotiate_target`], and the agent policy
+    /// ([`NegotiatorBuilder::agent_format`]) for the request's
+    /// `User-Agent`: after the overrides, a known agent whose `Accept`
+    /// states no preference beyond `*/*` (or is absent) gets the agent
+    /// format, with [`Source::UserAgent`]. Without the policy, or without
+    /// a `User-Agent`, it is `negotiate_target`.
+    ///
+    /// # Errors
+    ///
+    /// [`UnknownFormat`], as for [`Negotiator::negotiate_target`].
+    pub fn negotiate_agent<'h, I, V>(
+        &self,
+        accept: I,
+        target: &str,
+        user_agent: Option<&[u8]>,
+    ) -> Result<Outcome<'_>, UnknownFormat>
+    where
+        I: IntoIterator<Item = &'h V>,
+        V: AsRef<[u8]> + ?Sized + 'h,
+    {
         if let Some(param) = &self.format_param {
             if let Some(value) = overrides::query_value(target, param) {
                 let codec = self
@@ -322,7 +396,7 @@ impl Negotiator {
                 return Ok(Outcome::Selected(self.forced(codec, Source::PathExtension)));
             }
         }
-        Ok(self.negotiate(accept))
+        Ok(self.negotiate_as(accept, user_agent))
     }
 
     /// `path` without its extension when path extensions are on and the
@@ -370,6 +444,12 @@ impl Negotiator {
         self.format_param.as_deref()
     }
 
+    /// Whether a path extension naming a format overrides `Accept`
+    /// ([`NegotiatorBuilder::path_extension`]).
+    pub fn path_extension(&self) -> bool {
+        self.path_extension
+    }
+
     fn codec_index(&self, format: &str) -> Option<usize> {
         self.codecs
             .iter()
@@ -386,14 +466,24 @@ impl Negotiator {
     pub fn resolve(&self, choice: Choice) -> Option<Selection<'_>> {
         let offer = choice.offer_of(self.id)?;
         let codec = &self.codecs[self.offers.get(offer)?.codec];
-        Some(Selection::new(codec, &self.offers[offer], choice))
+        Some(Selection::new(
+            codec,
+            &self.offers[offer],
+            choice,
+            self.agents.is_some(),
+        ))
     }
 
     /// The selection of offer `offer`, at `quality`, chosen by `source`.
     fn select(&self, offer: usize, quality: Quality, source: Source) -> Selection<'_> {
         let choice = Choice::new(self.id, offer, quality, source);
         let offer = &self.offers[offer];
-        Selection::new(&self.codecs[offer.codec], offer, choice)
+        Selection::new(
+            &self.codecs[offer.codec],
+            offer,
+            choice,
+            self.agents.is_some(),
+        )
     }
 
     fn default_selection(&self) -> Selection<'_> {
@@ -435,6 +525,10 @@ impl fmt::Debug for Negotiator {
             .field("tie_break", &self.tie_break)
             .field("format_param", &self.format_param)
             .field("path_extension", &self.path_extension)
+            .field(
+                "agent_format",
+                &self.agents.as_ref().map(|(c, _)| self.codecs[*c].format()),
+            )
             .finish()
     }
 }
@@ -520,6 +614,69 @@ impl NegotiatorBuilder {
         self
     }
 
+    /// The format that known agents get when their `Accept` states no
+    /// preference beyond `*/*` (or is absent): off by default (`None`),
+    /// `Some("md")` to serve them markdown. An agent is known by its
+    /// `User-Agent` product token, from [`AGENT_USER_AGENTS`] unless
+    /// [`NegotiatorBuilder::agent_user_agents`] says otherwise.
+    ///
+    /// It applies where the `User-Agent` is read:
+    /// [`Negotiator::negotiate_agent`], and `negotiate_request` and the
+    /// axum layer (feature `http`). An `Accept` that names any type, an
+    /// override, or a `*/*;q=0` is obeyed as without the policy. With it
+    /// on, every selection varies on `User-Agent` too
+    /// ([`Selection::varies_on`](crate::Selection::varies_on)), and its
+    /// responses say so in `Vary`.
+    ///
+    /// [`AGENT_USER_AGENTS`]: crate::AGENT_USER_AGENTS
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use codec_core::{Codec, EncodeError, MediaType, Value};
+    /// # struct Stub(&'static str, MediaType);
+    /// # impl Codec for Stub {
+    /// #     fn format(&self) -> &str { self.0 }
+    /// #     fn media_type(&self) -> &MediaType { &self.1 }
+    /// #     fn encode_value(&self, _: &Value, _: &mut Vec<u8>) -> Result<(), EncodeError> { Ok(()) }
+    /// # }
+    /// use negotiate::{Negotiator, Source};
+    ///
+    /// let negotiator = Negotiator::builder()
+    ///     .codec(Arc::new(Stub("json", MediaType::from_static("application/json"))))
+    ///     .codec(Arc::new(Stub("md", MediaType::from_static("text/markdown"))))
+    ///     .agent_format(Some("md"))
+    ///     .build()
+    ///     .unwrap();
+    /// let chatgpt = b"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ChatGPT-User/1.0; +https://openai.com/bot)";
+    /// let chosen = |accept: Option<&str>, user_agent: &[u8]| {
+    ///     let outcome = negotiator.negotiate_agent(accept, "/items", Some(user_agent)).unwrap();
+    ///     let selection = outcome.selection().unwrap();
+    ///     (selection.format().to_owned(), selection.source())
+    /// };
+    /// assert_eq!(chosen(Some("*/*"), chatgpt), ("md".to_owned(), Source::UserAgent));
+    /// assert_eq!(chosen(None, chatgpt), ("md".to_owned(), Source::UserAgent));
+    /// // An Accept that names a type is obeyed; so is everyone else's */*.
+    /// assert_eq!(chosen(Some("application/json"), chatgpt), ("json".to_owned(), Source::Accept));
+    /// assert_eq!(chosen(Some("*/*"), b"curl/8.5.0"), ("json".to_owned(), Source::Accept));
+    /// ```
+    pub fn agent_format(mut self, format: Option<&str>) -> NegotiatorBuilder {
+        self.agent_format = format.map(str::to_owned);
+        self
+    }
+
+    /// The `User-Agent` product tokens that name known agents, for
+    /// [`NegotiatorBuilder::agent_format`] (default
+    /// [`AGENT_USER_AGENTS`](crate::AGENT_USER_AGENTS)). A token matches
+    /// as a product name, in any ASCII case: `ChatGPT-User` in
+    /// `(compatible; ChatGPT-User/1.0; ...)`, not in `NotChatGPT-User`.
+    pub fn agent_user_agents<S: Into<String>>(
+        mut self,
+        tokens: impl IntoIterator<Item = S>,
+    ) -> NegotiatorBuilder {
+        self.agent_user_agents = tokens.into_iter().map(Into::into).collect();
+        self
+    }
+
     /// Checks the settings and precomputes every offer.
     ///
     /// Fallible, unlike the codecs' builders, because the settings name
@@ -567,6 +724,16 @@ impl NegotiatorBuilder {
                 format: format.clone(),
             })?,
         };
+        let agents = match &self.agent_format {
+            None => None,
+            Some(format) => {
+                let codec = index(format).ok_or_else(|| BuildError::UnknownFormat {
+                    setting: "agent_format",
+                    format: format.clone(),
+                })?;
+                Some((codec, self.agent_user_agents.clone()))
+            }
+        };
         let mut offers: Vec<Offer> = self
             .codecs
             .iter()
@@ -599,6 +766,7 @@ impl NegotiatorBuilder {
             tie_break: self.tie_break,
             format_param: self.format_param,
             path_extension: self.path_extension,
+            agents,
         })
     }
 }
@@ -614,6 +782,7 @@ impl fmt::Debug for NegotiatorBuilder {
             .field("tie_break", &self.tie_break)
             .field("format_param", &self.format_param)
             .field("path_extension", &self.path_extension)
+            .field("agent_format", &self.agent_format)
             .finish()
     }
 }

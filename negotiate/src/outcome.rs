@@ -63,6 +63,10 @@ pub enum Source {
     PathExtension,
     /// The default codec: no preference, or a fallback.
     Default,
+    /// The agent policy: a known agent's `User-Agent` and an `Accept` with
+    /// no preference beyond `*/*` (see
+    /// [`NegotiatorBuilder::agent_format`](crate::NegotiatorBuilder::agent_format)).
+    UserAgent,
 }
 
 /// The codec chosen for a response, with the `Content-Type` to send.
@@ -74,15 +78,25 @@ pub struct Selection<'n> {
     codec: &'n Arc<dyn Codec>,
     offer: &'n Offer,
     choice: Choice,
+    /// Whether the negotiator reads `User-Agent` (its agent policy is on),
+    /// so responses vary on it as well as on `Accept`.
+    by_user_agent: bool,
 }
 
 impl<'n> Selection<'n> {
-    /// A selection of `offer`, written by `codec`, as `choice` records it.
-    pub(crate) fn new(codec: &'n Arc<dyn Codec>, offer: &'n Offer, choice: Choice) -> Self {
+    /// A selection of `offer`, written by `codec`, as `choice` records it;
+    /// `by_user_agent` when the negotiator's agent policy is on.
+    pub(crate) fn new(
+        codec: &'n Arc<dyn Codec>,
+        offer: &'n Offer,
+        choice: Choice,
+        by_user_agent: bool,
+    ) -> Self {
         Selection {
             codec,
             offer,
             choice,
+            by_user_agent,
         }
     }
 
@@ -125,6 +139,17 @@ impl<'n> Selection<'n> {
     #[cfg(feature = "http")]
     pub(crate) fn offer(&self) -> &'n Offer {
         self.offer
+    }
+
+    /// The request fields the choice depends on, for `Vary`: `Accept`,
+    /// and `User-Agent` when the negotiator's agent policy is on (another
+    /// client's `*/*` could get another format).
+    pub fn varies_on(&self) -> &'static [&'static str] {
+        if self.by_user_agent {
+            &["Accept", "User-Agent"]
+        } else {
+            &["Accept"]
+        }
     }
 }
 

@@ -146,12 +146,25 @@ impl Best {
 }
 
 /// How offer `a` compares with offer `b` in preference (`Greater`: `a`
-/// first): quality, then the specificity of the deciding range, then the
-/// tie rule, then (always last) the server's order.
-pub(crate) fn preference(bests: &[Best], a: usize, b: usize, tie_break: TieBreak) -> Ordering {
+/// first): quality, then the specificity of the deciding range, then,
+/// between two offers of one codec, the server's order (a codec's own
+/// media type before its aliases: `text/plain, text/markdown` gets
+/// `text/markdown`, the same bytes under their own name), then the tie
+/// rule, then (always last) the server's order.
+pub(crate) fn preference(
+    bests: &[Best],
+    offers: &[Offer],
+    a: usize,
+    b: usize,
+    tie_break: TieBreak,
+) -> Ordering {
     let (x, y) = (&bests[a], &bests[b]);
     (x.quality, x.specificity)
         .cmp(&(y.quality, y.specificity))
+        .then_with(|| match offers[a].codec == offers[b].codec {
+            true => b.cmp(&a),
+            false => Ordering::Equal,
+        })
         .then_with(|| match tie_break {
             TieBreak::ClientOrder => y.position.cmp(&x.position),
             TieBreak::ServerOrder => Ordering::Equal,
@@ -166,14 +179,14 @@ pub(crate) fn acceptable(best: &Best) -> bool {
 
 /// The offer to serve, by [`preference`]; `None` when nothing is
 /// acceptable.
-pub(crate) fn winner(bests: &[Best], tie_break: TieBreak) -> Option<usize> {
+pub(crate) fn winner(bests: &[Best], offers: &[Offer], tie_break: TieBreak) -> Option<usize> {
     let mut winner: Option<usize> = None;
     for (i, best) in bests.iter().enumerate() {
         if !acceptable(best) {
             continue;
         }
         match winner {
-            Some(w) if preference(bests, i, w, tie_break) != Ordering::Greater => {}
+            Some(w) if preference(bests, offers, i, w, tie_break) != Ordering::Greater => {}
             _ => winner = Some(i),
         }
     }

@@ -2,7 +2,7 @@
 //! request's URI and headers, and the 200 answer with the chosen codec's
 //! body and `Content-Type` (refusals answer in `refusal.rs`).
 
-use http::header::{HeaderMap, HeaderValue, ACCEPT, CONTENT_TYPE};
+use http::header::{HeaderMap, HeaderValue, ACCEPT, CONTENT_TYPE, USER_AGENT};
 use http::{Request, Response, Uri};
 use serde::Serialize;
 
@@ -11,7 +11,7 @@ use codec_core::CodecExt;
 use crate::negotiator::Negotiator;
 use crate::outcome::{Outcome, Selection};
 use crate::refusal::{encode_failure, UnknownFormat};
-use crate::vary::vary_accept;
+use crate::vary::vary_on;
 
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 impl Negotiator {
@@ -20,8 +20,9 @@ impl Negotiator {
         self.negotiate(headers.get_all(ACCEPT))
     }
 
-    /// Negotiates from the request's URI (the overrides) and `Accept`
-    /// lines; see [`Negotiator::negotiate_target`].
+    /// Negotiates from the request's URI (the overrides), `Accept` lines
+    /// and `User-Agent` (for the agent policy, when it is on); see
+    /// [`Negotiator::negotiate_agent`].
     ///
     /// # Errors
     ///
@@ -32,7 +33,8 @@ impl Negotiator {
         headers: &HeaderMap,
     ) -> Result<Outcome<'_>, UnknownFormat> {
         let target = uri.path_and_query().map_or("/", |pq| pq.as_str());
-        self.negotiate_target(headers.get_all(ACCEPT), target)
+        let user_agent = headers.get(USER_AGENT).map(HeaderValue::as_bytes);
+        self.negotiate_agent(headers.get_all(ACCEPT), target, user_agent)
     }
 
     /// The whole response for `value` to a request with this URI and
@@ -103,10 +105,13 @@ impl Selection<'_> {
     }
 
     /// Sets `Content-Type` and adds `Accept` to `Vary` on a response's
-    /// headers.
+    /// headers (and `User-Agent`, when the negotiator's agent policy is
+    /// on: see [`Selection::varies_on`]).
     pub fn apply_headers(&self, headers: &mut HeaderMap) {
         headers.insert(CONTENT_TYPE, self.content_type_header());
-        vary_accept(headers);
+        for field in self.varies_on() {
+            vary_on(headers, field);
+        }
     }
 
     /// A 200 response with `value` encoded by the chosen codec, or 500

@@ -19,19 +19,24 @@ use http::header::{HeaderMap, HeaderValue, VARY};
 /// ```
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub fn vary_accept(headers: &mut HeaderMap) {
+    vary_on(headers, "Accept");
+}
+
+/// Adds `field` to a response's `Vary`, as [`vary_accept`] adds `Accept`.
+pub(crate) fn vary_on(headers: &mut HeaderMap, field: &'static str) {
     let mut lines = 0;
     for value in headers.get_all(VARY) {
         lines += 1;
         let listed = value.as_bytes().split(|&b| b == b',').any(|item| {
             let item = item.trim_ascii();
-            item == b"*" || item.eq_ignore_ascii_case(b"accept")
+            item == b"*" || item.eq_ignore_ascii_case(field.as_bytes())
         });
         if listed {
             return;
         }
     }
     if lines == 0 {
-        headers.insert(VARY, HeaderValue::from_static("Accept"));
+        headers.insert(VARY, HeaderValue::from_static(field));
         return;
     }
     let mut merged = Vec::new();
@@ -42,7 +47,7 @@ pub fn vary_accept(headers: &mut HeaderMap) {
             merged.extend_from_slice(b", ");
         }
     }
-    merged.extend_from_slice(b"Accept");
+    merged.extend_from_slice(field.as_bytes());
     // Made of valid header values joined by ", ": still valid.
     if let Ok(value) = HeaderValue::from_bytes(&merged) {
         headers.insert(VARY, value);
@@ -82,6 +87,26 @@ mod tests {
                 .map(|v| v.to_str().unwrap())
                 .collect();
             assert_eq!(got.join("|"), *expected, "{existing:?}");
+        }
+    }
+
+    #[test]
+    fn adds_user_agent_beside_accept() {
+        let cases: &[(&[&str], &str)] = &[
+            (&[], "Accept, User-Agent"),
+            (&["Accept"], "Accept, User-Agent"),
+            (&["accept, user-agent"], "accept, user-agent"),
+            (&["*"], "*"),
+            (&["Origin"], "Origin, Accept, User-Agent"),
+        ];
+        for (existing, expected) in cases {
+            let mut headers = HeaderMap::new();
+            for value in *existing {
+                headers.append(VARY, HeaderValue::from_str(value).unwrap());
+            }
+            vary_on(&mut headers, "Accept");
+            vary_on(&mut headers, "User-Agent");
+            assert_eq!(headers[VARY], *expected, "{existing:?}");
         }
     }
 }

@@ -41,6 +41,26 @@ fn routes() -> Router {
         .route("/failure", get(failure))
 }
 
+/// Sends `request` through `service`; returns the response's head and its
+/// body as text.
+fn call<S>(service: &mut S, request: Request<Body>) -> (axum::http::response::Parts, String)
+where
+    S: Service<Request<Body>, Response = Response>,
+    S::Error: std::fmt::Debug,
+{
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        std::future::poll_fn(|cx| service.poll_ready(cx))
+            .await
+            .unwrap();
+        let (parts, body) = service.call(request).await.unwrap().into_parts();
+        let body = axum::body::to_bytes(body, 1 << 20).await.unwrap();
+        (parts, String::from_utf8(body.to_vec()).unwrap())
+    })
+}
+
 /// Sends one request through `service`; returns status, Content-Type,
 /// Vary and body.
 fn send<S>(service: &mut S, target: &str, accept: Option<&str>) -> (u16, String, String, String)
@@ -52,41 +72,22 @@ where
     if let Some(accept) = accept {
         request = request.header("accept", accept);
     }
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
-        std::future::poll_fn(|cx| service.poll_ready(cx))
-            .await
-            .unwrap();
-        let response = service
-            .call(request.body(Body::empty()).unwrap())
-            .await
-            .unwrap();
-        let header = |name| {
-            response
-                .headers()
-                .get_all(name)
-                .iter()
-                .map(|v| v.to_str().unwrap())
-                .collect::<Vec<_>>()
-                .join("|")
-        };
-        let (status, content_type, vary) = (
-            response.status().as_u16(),
-            header(CONTENT_TYPE),
-            header(VARY),
-        );
-        let body = axum::body::to_bytes(response.into_body(), 1 << 20)
-            .await
-            .unwrap();
-        (
-            status,
-            content_type,
-            vary,
-            String::from_utf8(body.to_vec()).unwrap(),
-        )
-    })
+    let (parts, body) = call(service, request.body(Body::empty()).unwrap());
+    let header = |name| {
+        parts
+            .headers
+            .get_all(name)
+            .iter()
+            .map(|v| v.to_str().unwrap())
+            .collect::<Vec<_>>()
+            .join("|")
+    };
+    (
+        parts.status.as_u16(),
+        header(CONTENT_TYPE),
+        header(VARY),
+        body,
+    )
 }
 
 #[test]
@@ -241,4 +242,130 @@ fn without_the_layer_the_response_is_a_500_that_says_so() {
     assert_eq!(send(&mut service, "/items", None).0, 200);
     assert_eq!(send(&mut service, "/bare", None).0, 500);
     assert_eq!(send(&mut service, "/items", None).0, 200);
+}
+
+/// Counts words, for the token header: a stand-in for `O200k`.
+struct Words;
+
+impl codec_core::TokenCounter for Words {
+    fn name(&self) -> &str {
+        "word"
+    }
+    fn count(&self, text: &str) -> usize {
+        text.split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .count()
+    }
+}
+
+/// One request with these headers; returns the status, every response
+/// header as `name: value` lines, and the body.
+fn exchange<S>(
+    service: &mut S,
+    method: &str,
+    target: &str,
+    headers: &[(&str, &str)],
+) -> (u16, String, String)
+where
+    S: Service<Request<Body>, Response = Response>,
+    S::Error: std::fmt::Debug,
+{
+    let mut request = Request::builder().method(method).uri(target);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let (parts, body) = call(service, request.body(Body::empty()).unwrap());
+    let mut names: Vec<String> = parts
+        .headers
+        .iter()
+        .map(|(n, v)| format!("{n}: {}", v.to_str().unwrap()))
+        .collect();
+    names.sort();
+    (parts.status.as_u16(), names.join("\n"), body)
+}
+
+/// `NegotiateLayer::with_headers`: ETag and 304, Link alternates, the token
+/// count, on the statuses and methods they apply to.
+#[test]
+fn with_headers_adds_validators_links_and_a_token_count() {
+    let negotiator = Arc::new(support::builder().build().unwrap());
+    let headers = negotiate::ResponseHeaders::builder()
+        .token_counter(Some(Arc::new(Words)))
+        .format_header(
+            "json",
+            axum::http::header::CACHE_CONTROL,
+            axum::http::HeaderValue::from_static("max-age=60"),
+        )
+        .build();
+    let mut service = routes().layer(NegotiateLayer::with_headers(negotiator, headers));
+    let md = [("accept", "text/markdown")];
+    let (status, head, body) = exchange(&mut service, "GET", "/items?page=2", &md);
+    assert_eq!((status, body.as_str()), (200, "md:[1,2]"));
+    let etag = head
+        .lines()
+        .find_map(|l| l.strip_prefix("etag: "))
+        .expect("an ETag")
+        .to_owned();
+    assert_eq!(
+        head.lines()
+            .filter(|l| !l.starts_with("etag: "))
+            .collect::<Vec<_>>(),
+        [
+            "content-length: 8",
+            "content-type: text/markdown; charset=utf-8; variant=GFM",
+            "link: </items?page=2&format=json>; rel=\"alternate\"; type=\"application/json\"",
+            "vary: Accept",
+            "x-markdown-tokens: 3",
+        ]
+    );
+    // JSON links the markdown and carries no count.
+    let (_, head, _) = exchange(&mut service, "GET", "/items?format=json", &[]);
+    assert!(
+        head.contains("link: </items?format=md>; rel=\"alternate\"; type=\"text/markdown\""),
+        "{head}"
+    );
+    assert!(!head.contains("x-markdown-tokens"), "{head}");
+    assert!(head.contains("cache-control: max-age=60"), "{head}");
+    // (method, target, If-None-Match, status, body)
+    let weak = format!("W/{etag}");
+    let list = format!("\"other\", {etag}");
+    let cases: &[(&str, &str, &str, u16, &str)] = &[
+        ("GET", "/items?page=2", &etag, 304, ""),
+        ("HEAD", "/items?page=2", &etag, 304, ""),
+        ("GET", "/items?page=2", &weak, 304, ""),
+        ("GET", "/items?page=2", &list, 304, ""),
+        ("GET", "/items?page=2", "*", 304, ""),
+        ("GET", "/items?page=2", "\"other\"", 200, "md:[1,2]"),
+        // Another representation: another validator.
+        ("GET", "/items?format=json", &etag, 200, "json:[1,2]"),
+        // Not a 200: answered as it is.
+        ("GET", "/teapot", "*", 418, "md:\"short and stout\""),
+    ];
+    for (method, target, if_none_match, status, body) in cases {
+        let sent = [
+            ("accept", "text/markdown"),
+            ("if-none-match", *if_none_match),
+        ];
+        let (got, head, got_body) = exchange(&mut service, method, target, &sent);
+        assert_eq!(
+            (got, got_body.as_str()),
+            (*status, *body),
+            "{method} {target} {if_none_match}\n{head}"
+        );
+        if got == 304 {
+            assert!(head.contains(&format!("etag: {etag}")), "{head}");
+            assert!(head.contains("vary: Accept"), "{head}");
+            assert!(!head.contains("content-type"), "{head}");
+            assert!(!head.contains("content-length: 8"), "{head}");
+            assert!(!head.contains("x-markdown-tokens"), "{head}");
+        }
+    }
+    // Without `with_headers`, nothing is added.
+    let negotiator = Arc::new(support::builder().build().unwrap());
+    let mut plain = routes().layer(NegotiateLayer::new(negotiator));
+    let (_, head, _) = exchange(&mut plain, "GET", "/items", &md);
+    assert_eq!(
+        head,
+        "content-length: 8\ncontent-type: text/markdown; charset=utf-8; variant=GFM\nvary: Accept"
+    );
 }

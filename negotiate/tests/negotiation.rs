@@ -251,6 +251,170 @@ fn caps_elements() {
     );
 }
 
+/// An element with more than `MAX_PARAMS` parameters is skipped whole,
+/// as the docs say: read only in part, `variant=CommonMark` (its ninth
+/// parameter) would be dropped and the range would match GFM markdown,
+/// which the client did not ask for.
+#[test]
+fn an_element_with_too_many_parameters_is_skipped_whole() {
+    let eight: String = (1..=7).map(|i| format!(";p{i}=1")).collect();
+    let md = Stub::codec(
+        "md",
+        &format!("text/markdown; charset=utf-8; variant=GFM{eight}"),
+    );
+    let negotiator = Negotiator::builder()
+        .codec(support::json())
+        .codec(md)
+        .build()
+        .unwrap();
+    let md = format!(
+        "md text/markdown; charset=utf-8; variant=GFM{} q=1",
+        eight.replace(';', "; ")
+    );
+    let nine = format!("text/markdown;variant=CommonMark{eight};p8=1");
+    let cases: &[(&[&str], &str)] = &[
+        // Eight parameters, all the offer's: read and matched.
+        (&[&format!("text/markdown;variant=GFM{eight}")], &md),
+        // Nine: skipped, so the header names nothing usable.
+        (&[&nine], "default json"),
+        // And the rest of the header still counts.
+        (
+            &[&format!("{nine}, application/json;q=0.5")],
+            "json application/json q=0.5",
+        ),
+    ];
+    run(&negotiator, cases);
+}
+
+/// The agent policy: known agents whose Accept states no preference beyond
+/// `*/*` get the agent format; everything else negotiates as before.
+#[test]
+fn known_agents_get_the_agent_format() {
+    let chatgpt =
+        "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ChatGPT-User/1.0; \
+                   +https://openai.com/bot)";
+    let claude = "Claude-User";
+    let firefox_ua = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
+    let on = support::builder().agent_format(Some("md")).build().unwrap();
+    let off = support::standard();
+    let mine = support::builder()
+        .agent_format(Some("mcp"))
+        .agent_user_agents(["MyAgent"])
+        .build()
+        .unwrap();
+    // (negotiator, user agent, Accept lines, target, outcome)
+    type Case<'a> = (
+        &'a Negotiator,
+        Option<&'a str>,
+        &'a [&'a str],
+        &'a str,
+        String,
+    );
+    let agent = |format: &str| format!("{format} q=1 user-agent");
+    let cases: Vec<Case<'_>> = vec![
+        (&on, Some(chatgpt), &[], "/items", agent(MD)),
+        (&on, Some(chatgpt), &["*/*"], "/items", agent(MD)),
+        (&on, Some(claude), &["*/*;q=0.8"], "/items", agent(MD)),
+        (&on, Some(claude), &[""], "/items", agent(MD)),
+        (&on, Some(claude), &[CURL, "*/*"], "/items", agent(MD)),
+        // A type named: obeyed.
+        (
+            &on,
+            Some(claude),
+            &["application/json"],
+            "/items",
+            format!("{JSON} q=1 accept"),
+        ),
+        (
+            &on,
+            Some(claude),
+            &[FIREFOX],
+            "/items",
+            format!("{JSON} q=0.8 accept"),
+        ),
+        (
+            &on,
+            Some(claude),
+            &[CLAUDE_CODE],
+            "/items",
+            format!("{MD} q=1 accept"),
+        ),
+        // Nothing acceptable stays nothing acceptable.
+        (&on, Some(claude), &["*/*;q=0"], "/items", "406".to_owned()),
+        // An override wins.
+        (
+            &on,
+            Some(claude),
+            &["*/*"],
+            "/items?format=json",
+            format!("{JSON} q=1 query-param"),
+        ),
+        // Not an agent, no User-Agent, or the policy off: as before.
+        (
+            &on,
+            Some(firefox_ua),
+            &["*/*"],
+            "/items",
+            format!("{JSON} q=1 accept"),
+        ),
+        (
+            &on,
+            Some("curl/8.5.0"),
+            &[],
+            "/items",
+            "default json".to_owned(),
+        ),
+        (&on, None, &["*/*"], "/items", format!("{JSON} q=1 accept")),
+        (
+            &off,
+            Some(chatgpt),
+            &["*/*"],
+            "/items",
+            format!("{JSON} q=1 accept"),
+        ),
+        // A list of one's own.
+        (&mine, Some("MyAgent/2"), &["*/*"], "/items", agent(MCP)),
+        (
+            &mine,
+            Some(chatgpt),
+            &["*/*"],
+            "/items",
+            format!("{JSON} q=1 accept"),
+        ),
+    ];
+    for (negotiator, user_agent, accept, target, expected) in &cases {
+        let outcome = negotiator
+            .negotiate_agent(accept.iter(), target, user_agent.map(str::as_bytes))
+            .unwrap();
+        let got = match &outcome {
+            Outcome::Selected(s) => format!(
+                "{} {} q={} {}",
+                s.format(),
+                s.content_type(),
+                s.quality(),
+                match s.source() {
+                    Source::Accept => "accept",
+                    Source::QueryParam => "query-param",
+                    Source::UserAgent => "user-agent",
+                    _ => "other",
+                }
+            ),
+            _ => describe(outcome),
+        };
+        assert_eq!(&got, expected, "{user_agent:?} {accept:?} {target}");
+    }
+    assert_eq!(
+        support::builder()
+            .agent_format(Some("csv"))
+            .build()
+            .unwrap_err(),
+        BuildError::UnknownFormat {
+            setting: "agent_format",
+            format: "csv".to_owned()
+        }
+    );
+}
+
 /// RFC 9110 §12.5.1's example, with erratum 7138: `text/html;level=3`
 /// gets 0.3 from `text/*` (the published table says 0.7).
 #[test]

@@ -115,3 +115,31 @@ fn negotiate_request_reads_the_uri() {
         assert_eq!(outcome.selection().unwrap().format(), *format, "{uri}");
     }
 }
+
+/// With the agent policy on, the choice also depends on `User-Agent`: a
+/// cache must not give an agent's markdown to the next client's `*/*`.
+#[test]
+fn the_agent_policy_varies_on_user_agent() {
+    let on = support::builder().agent_format(Some("md")).build().unwrap();
+    let off = support::standard();
+    // (negotiator, User-Agent, format, Vary)
+    let cases = [
+        (&on, "ChatGPT-User/1.0", "md", "Accept, User-Agent"),
+        (&on, "curl/8.5.0", "json", "Accept, User-Agent"),
+        (&off, "ChatGPT-User/1.0", "json", "Accept"),
+    ];
+    for (negotiator, user_agent, format, vary) in cases {
+        let request = Request::get("/")
+            .header(ACCEPT, "*/*")
+            .header(http::header::USER_AGENT, user_agent)
+            .body(())
+            .unwrap();
+        let response = negotiator.respond_to(&request, &1);
+        assert_eq!(
+            response.body(),
+            format!("{format}:1").as_bytes(),
+            "{user_agent}"
+        );
+        assert_eq!(response.headers()[VARY], vary, "{user_agent}");
+    }
+}

@@ -16,6 +16,7 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use codec_core::{Codec, Value};
+use negotiate::Representation;
 use tokio::sync::OnceCell;
 
 use super::route;
@@ -29,17 +30,45 @@ pub(crate) struct Document {
     /// One cell per codec of the negotiator, in its order. A codec's
     /// failure is kept too: rendering is deterministic.
     rendered: Vec<OnceCell<Result<Bytes, String>>>,
+    /// One cell per offer (media type) of the negotiator, in its order:
+    /// what the response headers say about that representation (its
+    /// `ETag`, its token count). Counting a large document's tokens takes
+    /// a while (o200k runs at ~12 MB/s), so it is done once, like the
+    /// rendering.
+    described: Vec<OnceCell<Option<Representation>>>,
 }
 
 impl Document {
-    /// `name` is the route name (`""` for the index); `codecs` the number
-    /// of codecs that may render it.
-    pub(crate) fn new(name: &str, value: Value, codecs: usize) -> Document {
+    /// `name` is the route name (`""` for the index); `codecs` and
+    /// `offers` the numbers of codecs that may render it and of media
+    /// types it may be sent as.
+    pub(crate) fn new(name: &str, value: Value, (codecs, offers): (usize, usize)) -> Document {
         Document {
             path: route::path_of(name),
             value: Arc::new(value),
             rendered: (0..codecs).map(|_| OnceCell::new()).collect(),
+            described: (0..offers).map(|_| OnceCell::new()).collect(),
         }
+    }
+
+    /// What the response headers say about the representation of offer
+    /// number `offer`: `describe` runs on the first call (on a blocking
+    /// thread), and its result is shared after. `None` for an offer the
+    /// document has no cell for, or that `describe` could not describe.
+    pub(crate) async fn described<F>(
+        &self,
+        offer: Option<usize>,
+        describe: F,
+    ) -> Option<Representation>
+    where
+        F: FnOnce() -> Option<Representation> + Send + 'static,
+    {
+        let cell = self.described.get(offer?)?;
+        cell.get_or_init(
+            || async move { tokio::task::spawn_blocking(describe).await.ok().flatten() },
+        )
+        .await
+        .clone()
     }
 
     /// The percent-encoded path it is served at.
@@ -89,7 +118,7 @@ mod tests {
     async fn a_representation_is_rendered_once_and_shared() {
         let codec: Arc<dyn Codec> = Arc::new(codec_json::JsonCodec::new());
         let value = codec_core::from_str(r#"{"a":[1,2]}"#).unwrap();
-        let document = Document::new("My File", value, 1);
+        let document = Document::new("My File", value, (1, 1));
         assert_eq!(document.path(), "/My%20File");
         let first = document.rendered(0, &codec).await.unwrap();
         let second = document.rendered(0, &codec).await.unwrap();

@@ -6,8 +6,9 @@
 //!   `null` are empty fields.
 //!
 //! It exists to prove that adding a codec is short: implement three
-//! methods of [`Codec`], check it with `codec_core::testkit`, register it
-//! with the negotiator. Values CSV cannot hold (a nested array or object,
+//! methods of [`Codec`], check it with `codec_core::testkit`
+//! (`tests/csv.rs`), register it with the negotiator beside the standard
+//! codecs (`tests/register.rs`, and below). Values CSV cannot hold (a nested array or object,
 //! a top-level scalar) are [`EncodeError::Unrepresentable`], never a panic
 //! or a lossy guess.
 //!
@@ -23,6 +24,22 @@
 //! let rows = [Row { name: "a", note: "x, \"y\"" }];
 //! let body = CsvCodec::new().to_vec(&rows).unwrap();
 //! assert_eq!(body, b"name,note\r\na,\"x, \"\"y\"\"\"\r\n");
+//! ```
+//!
+//! Registered after the standard codecs, it answers `text/csv` and
+//! `?format=csv`; every other client gets what it got before:
+//!
+//! ```
+//! use std::sync::Arc;
+//!
+//! let negotiator = agent_codecs::Negotiator::builder()
+//!     .codecs(agent_codecs::standard().codecs().unwrap())
+//!     .codec(Arc::new(codec_csv::CsvCodec::new()))
+//!     .build()
+//!     .unwrap();
+//! let chosen = negotiator.negotiate(Some("text/csv")).into_result().unwrap();
+//! assert_eq!(chosen.content_type().as_str(), "text/csv; charset=utf-8; header=present");
+//! assert_eq!(negotiator.negotiate(Some("*/*")).into_result().unwrap().format(), "json");
 //! ```
 #![deny(missing_docs)]
 

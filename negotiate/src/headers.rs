@@ -1,0 +1,539 @@
+//! What a negotiated response carries besides its body (feature `http`):
+//! [`ResponseHeaders`], the policy; [`Representation`], what a body's
+//! bytes say about it (its `ETag`, its token count); [`RequestFacts`],
+//! what of a request the headers depend on.
+//!
+//! - **`ETag`** (on by default): a strong validator per representation,
+//!   and `304 Not Modified` for a `GET` or `HEAD` whose `If-None-Match`
+//!   names it (RFC 9110 §13.1.2's weak comparison, as that field
+//!   requires, or `*`).
+//! - **`Link` alternates** (markdown and JSON by default): `<…?format=md>;
+//!   rel="alternate"; type="text/markdown"` for every listed format but
+//!   the response's own, so an agent that follows alternates rather than
+//!   sending `Accept` finds the markdown.
+//! - **A token count** (off unless given a counter): Cloudflare's
+//!   `x-markdown-tokens` header on markdown responses, the count of a
+//!   [`TokenCounter`], which is exact by its contract (never an
+//!   estimate).
+//!
+//! The axum layer ([`NegotiateLayer::with_headers`]) and any other server
+//! (the `codec serve` command) call the same two methods: `describe` once
+//! per body (a server that keeps rendered bodies keeps its
+//! `Representation` too), `apply` per response.
+//!
+//! [`NegotiateLayer::with_headers`]: crate::NegotiateLayer::with_headers
+//!
+//! The `ETag` is the first 128 bits of the SHA-256 of the `Content-Type`
+//! and the body, in hex. SHA-256 and not a faster hash because a body
+//! holds data that clients may write (names, comments): with a
+//! non-cryptographic hash (FNV, xxHash), one could craft a second body
+//! with the same validator and make a cache keep serving the first; 128
+//! bits of SHA-256 leave no such collision within reach. Its cost is
+//! measured in `BENCHMARKS.md` (*Response headers*). The `Content-Type` is
+//! hashed too, so `text/plain` and `text/markdown` answers of the same
+//! bytes are two representations with two validators, as RFC 9110 §8.8.3
+//! asks of a strong one.
+
+use std::fmt;
+use std::sync::Arc;
+
+use codec_core::TokenCounter;
+use http::header::{
+    HeaderMap, HeaderName, HeaderValue, CONTENT_LENGTH, CONTENT_TYPE, ETAG, IF_NONE_MATCH, LINK,
+};
+use http::response::Parts;
+use http::{Method, StatusCode, Uri};
+use sha2::{Digest, Sha256};
+
+use crate::negotiator::Negotiator;
+use crate::outcome::Selection;
+use crate::overrides;
+
+/// The header of the token count, as Cloudflare's Markdown for Agents
+/// sends it (and OpenClaw's `web_fetch` reads it).
+pub const TOKENS_HEADER: HeaderName = HeaderName::from_static("x-markdown-tokens");
+
+/// What a negotiated response carries besides its body: an `ETag` and
+/// `304`s, `Link` alternates, a token count. Build it with
+/// [`ResponseHeaders::builder`]; [`ResponseHeaders::none`] adds nothing.
+///
+/// ```
+/// use std::sync::Arc;
+///
+/// use codec_core::{Codec, EncodeError, MediaType, TokenCounter, Value};
+/// use http::header::{ETAG, IF_NONE_MATCH, LINK};
+/// use http::{Method, Request, Response, StatusCode};
+/// use negotiate::{Negotiator, RequestFacts, ResponseHeaders, TOKENS_HEADER};
+///
+/// # struct Stub(&'static str, MediaType);
+/// # impl Codec for Stub {
+/// #     fn format(&self) -> &str { self.0 }
+/// #     fn media_type(&self) -> &MediaType { &self.1 }
+/// #     fn encode_value(&self, v: &Value, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+/// #         out.extend_from_slice(format!("{v:?}").as_bytes()); Ok(())
+/// #     }
+/// # }
+/// /// Words, for the example: a real service uses `codec_core::O200k`.
+/// struct Words;
+/// impl TokenCounter for Words {
+///     fn name(&self) -> &str { "word" }
+///     fn count(&self, text: &str) -> usize { text.split_whitespace().count() }
+/// }
+///
+/// let negotiator = Negotiator::builder()
+///     .codec(Arc::new(Stub("json", MediaType::from_static("application/json"))))
+///     .codec(Arc::new(Stub("md", MediaType::from_static("text/markdown; charset=utf-8"))))
+///     .build()
+///     .unwrap();
+/// let headers = ResponseHeaders::builder().token_counter(Some(Arc::new(Words))).build();
+///
+/// let request = Request::get("/items?page=2").header("accept", "text/markdown").body(()).unwrap();
+/// let selection = negotiator.negotiate_request(request.uri(), request.headers())
+///     .unwrap().into_result().unwrap();
+/// let body = b"| id |\n| --- |\n| 1 |\n".to_vec();
+/// let representation = headers.describe(&selection, &body);
+/// let (mut parts, ()) = Response::new(()).into_parts();
+/// selection.apply_headers(&mut parts.headers);
+/// headers.apply(&negotiator, &RequestFacts::of(&request), &selection, &representation, &mut parts);
+/// assert_eq!(parts.headers[LINK], r#"</items?page=2&format=json>; rel="alternate"; type="application/json""#);
+/// assert_eq!(parts.headers[TOKENS_HEADER], "9");
+/// let etag = parts.headers[ETAG].clone();
+///
+/// // The same request with the validator it was given: 304.
+/// let again = Request::get("/items?page=2")
+///     .header("accept", "text/markdown")
+///     .header(IF_NONE_MATCH, etag)
+///     .body(())
+///     .unwrap();
+/// let (mut parts, ()) = Response::new(()).into_parts();
+/// headers.apply(&negotiator, &RequestFacts::of(&again), &selection, &representation, &mut parts);
+/// assert_eq!(parts.status, StatusCode::NOT_MODIFIED);
+/// ```
+#[derive(Clone)]
+pub struct ResponseHeaders {
+    etag: bool,
+    alternates: Vec<String>,
+    tokens: Option<TokenHeader>,
+    /// Headers every response of a format carries, by format name.
+    fixed: Vec<(String, HeaderName, HeaderValue)>,
+}
+
+/// The token count's counter and the formats whose responses carry it.
+#[derive(Clone)]
+struct TokenHeader {
+    counter: Arc<dyn TokenCounter>,
+    formats: Vec<String>,
+}
+
+/// Builds [`ResponseHeaders`]; see [`ResponseHeaders::builder`].
+#[derive(Clone)]
+pub struct ResponseHeadersBuilder {
+    headers: ResponseHeaders,
+    token_formats: Vec<String>,
+    counter: Option<Arc<dyn TokenCounter>>,
+}
+
+impl ResponseHeaders {
+    /// The policy with its defaults: an `ETag` and `304`s, `Link`
+    /// alternates to markdown (`md`) and JSON (`json`), no token count.
+    pub fn builder() -> ResponseHeadersBuilder {
+        ResponseHeadersBuilder {
+            headers: ResponseHeaders {
+                etag: true,
+                alternates: vec!["md".to_owned(), "json".to_owned()],
+                tokens: None,
+                fixed: Vec::new(),
+            },
+            token_formats: vec!["md".to_owned()],
+            counter: None,
+        }
+    }
+
+    /// A policy that adds nothing.
+    pub fn none() -> ResponseHeaders {
+        ResponseHeaders {
+            etag: false,
+            alternates: Vec::new(),
+            tokens: None,
+            fixed: Vec::new(),
+        }
+    }
+
+    /// What the body `selection`'s codec wrote says about it: its `ETag`
+    /// and token count, as this policy asks for them. Depends on the body
+    /// and the `Content-Type` only, so a server that keeps a body keeps
+    /// this with it.
+    pub fn describe(&self, selection: &Selection<'_>, body: &[u8]) -> Representation {
+        let etag = self
+            .etag
+            .then(|| etag(selection.content_type().as_str(), body));
+        let tokens = self.tokens.as_ref().and_then(|tokens| {
+            let counted = tokens
+                .formats
+                .iter()
+                .any(|f| f.eq_ignore_ascii_case(selection.format()));
+            let text = std::str::from_utf8(body).ok()?;
+            counted.then(|| tokens.counter.count(text))
+        });
+        Representation { etag, tokens }
+    }
+
+    /// Adds this policy's headers to the response `parts` for `selection`
+    /// (`Content-Type` and `Vary` are [`Selection::apply_headers`]'s), and
+    /// turns a `200 OK` into `304 Not Modified` when `request` is a `GET`
+    /// or `HEAD` whose `If-None-Match` names the representation's `ETag`
+    /// (or is `*`). A `304` keeps `ETag`, `Vary`, `Link` and the caching
+    /// headers the response had, and loses `Content-Type`,
+    /// `Content-Length` and the token count: the caller sends no body.
+    pub fn apply(
+        &self,
+        negotiator: &Negotiator,
+        request: &RequestFacts,
+        selection: &Selection<'_>,
+        representation: &Representation,
+        response: &mut Parts,
+    ) {
+        let headers = &mut response.headers;
+        if let Some(etag) = &representation.etag {
+            headers.insert(ETAG, etag.clone());
+        }
+        if let Some(tokens) = representation.tokens {
+            headers.insert(TOKENS_HEADER, HeaderValue::from(tokens));
+        }
+        if let Some(link) = self.link(negotiator, &request.uri, selection.format()) {
+            headers.append(LINK, link);
+        }
+        for (format, name, value) in &self.fixed {
+            if format.eq_ignore_ascii_case(selection.format()) {
+                headers.insert(name, value.clone());
+            }
+        }
+        let not_modified = response.status == StatusCode::OK
+            && (request.method == Method::GET || request.method == Method::HEAD)
+            && representation
+                .etag
+                .as_ref()
+                .is_some_and(|etag| request.if_none_match.iter().any(|v| matches(v, etag)));
+        if not_modified {
+            response.status = StatusCode::NOT_MODIFIED;
+            for name in [CONTENT_TYPE, CONTENT_LENGTH, TOKENS_HEADER] {
+                response.headers.remove(name);
+            }
+        }
+    }
+
+    /// The `Link` value listing the alternates of a `format` response.
+    fn link(&self, negotiator: &Negotiator, uri: &Uri, format: &str) -> Option<HeaderValue> {
+        let mut link = String::new();
+        for alternate in &self.alternates {
+            if alternate.eq_ignore_ascii_case(format) {
+                continue;
+            }
+            let Some(codec) = negotiator.codec(alternate) else {
+                continue;
+            };
+            let Some(target) = alternate_target(negotiator, uri, codec.format()) else {
+                continue;
+            };
+            if !link.is_empty() {
+                link.push_str(", ");
+            }
+            let essence = codec.media_type().essence();
+            link.push_str(&format!(
+                "<{target}>; rel=\"alternate\"; type=\"{essence}\""
+            ));
+        }
+        // A request target and a media type are visible ASCII.
+        (!link.is_empty())
+            .then(|| HeaderValue::from_str(&link).ok())
+            .flatten()
+    }
+}
+
+impl fmt::Debug for ResponseHeaders {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ResponseHeaders")
+            .field("etag", &self.etag)
+            .field("alternates", &self.alternates)
+            .field("fixed", &self.fixed)
+            .field(
+                "tokens",
+                &self
+                    .tokens
+                    .as_ref()
+                    .map(|t| (t.counter.name().to_owned(), t.formats.clone())),
+            )
+            .finish()
+    }
+}
+
+impl fmt::Debug for ResponseHeadersBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ResponseHeadersBuilder")
+            .field("etag", &self.headers.etag)
+            .field("alternates", &self.headers.alternates)
+            .field(
+                "token_counter",
+                &self.counter.as_ref().map(|c| c.name().to_owned()),
+            )
+            .field("token_formats", &self.token_formats)
+            .finish()
+    }
+}
+
+impl ResponseHeadersBuilder {
+    /// Whether responses carry an `ETag`, and a `GET` or `HEAD` with a
+    /// matching `If-None-Match` gets `304 Not Modified` (on by default).
+    pub fn etag(mut self, yes: bool) -> ResponseHeadersBuilder {
+        self.headers.etag = yes;
+        self
+    }
+
+    /// The formats linked as alternates, by format name, in this order
+    /// (default `md`, `json`); a response never links its own format, and
+    /// a format the negotiator lacks is skipped. Empty: no `Link`. The
+    /// link is the request's target with the format query parameter set
+    /// (`/items?page=2&format=md`), or, when that override is off and
+    /// path extensions are on, with the format's extension
+    /// (`/items.md`); with neither, there is no URL to link.
+    pub fn alternates<S: Into<String>>(
+        mut self,
+        formats: impl IntoIterator<Item = S>,
+    ) -> ResponseHeadersBuilder {
+        self.headers.alternates = formats.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// The counter whose count of a body goes in the `x-markdown-tokens`
+    /// header ([`TOKENS_HEADER`]) of the responses of
+    /// [`ResponseHeadersBuilder::token_formats`] (default none: no
+    /// header). `codec_core::O200k` (feature `o200k` of codec-core)
+    /// counts GPT-4o's and later models' `o200k_base` exactly. Counting
+    /// costs a pass of the tokenizer over each body (`BENCHMARKS.md`,
+    /// *Response headers*).
+    pub fn token_counter(
+        mut self,
+        counter: Option<Arc<dyn TokenCounter>>,
+    ) -> ResponseHeadersBuilder {
+        self.counter = counter;
+        self
+    }
+
+    /// The formats whose responses carry the token count (default `md`,
+    /// which also answers `text/plain` and `text/x-markdown` when they
+    /// are its aliases).
+    pub fn token_formats<S: Into<String>>(
+        mut self,
+        formats: impl IntoIterator<Item = S>,
+    ) -> ResponseHeadersBuilder {
+        self.token_formats = formats.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// A header that every response of `format` carries, such as the
+    /// `Content-Security-Policy` the HTML page is built for (none by
+    /// default). Set on `200` and `304` answers alike; a second value for
+    /// the same format and name replaces the first.
+    pub fn format_header(
+        mut self,
+        format: &str,
+        name: HeaderName,
+        value: HeaderValue,
+    ) -> ResponseHeadersBuilder {
+        self.headers
+            .fixed
+            .retain(|(f, n, _)| !(f.eq_ignore_ascii_case(format) && *n == name));
+        self.headers.fixed.push((format.to_owned(), name, value));
+        self
+    }
+
+    /// The policy.
+    pub fn build(self) -> ResponseHeaders {
+        let mut headers = self.headers;
+        headers.tokens = self.counter.map(|counter| TokenHeader {
+            counter,
+            formats: self.token_formats,
+        });
+        headers
+    }
+}
+
+/// What a body's bytes say about it, as a [`ResponseHeaders`] asks:
+/// its `ETag` and its token count. Computed once per body by
+/// [`ResponseHeaders::describe`]; cheap to keep and clone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Representation {
+    etag: Option<HeaderValue>,
+    tokens: Option<usize>,
+}
+
+impl Representation {
+    /// The strong `ETag`, quoted: `"` and 32 hex digits and `"`.
+    pub fn etag(&self) -> Option<&HeaderValue> {
+        self.etag.as_ref()
+    }
+
+    /// The token count of the body, when it carries one.
+    pub fn tokens(&self) -> Option<usize> {
+        self.tokens
+    }
+}
+
+/// What of a request the response headers depend on: its method, its
+/// target (the `Link` alternates are built from it) and its
+/// `If-None-Match`. Owned, so a server takes it before a handler runs and
+/// uses it after the handler's `await`.
+#[derive(Clone, Debug)]
+pub struct RequestFacts {
+    method: Method,
+    uri: Uri,
+    if_none_match: Vec<HeaderValue>,
+}
+
+impl RequestFacts {
+    /// The facts of a request with this method, URI and headers.
+    pub fn new(method: &Method, uri: &Uri, headers: &HeaderMap) -> RequestFacts {
+        RequestFacts {
+            method: method.clone(),
+            uri: uri.clone(),
+            if_none_match: headers.get_all(IF_NONE_MATCH).iter().cloned().collect(),
+        }
+    }
+
+    /// The facts of `request`.
+    pub fn of<B>(request: &http::Request<B>) -> RequestFacts {
+        RequestFacts::new(request.method(), request.uri(), request.headers())
+    }
+}
+
+/// `"` + the first 128 bits of SHA-256(content type, LF, body) in hex + `"`.
+fn etag(content_type: &str, body: &[u8]) -> HeaderValue {
+    let mut hash = Sha256::new();
+    hash.update(content_type.as_bytes());
+    hash.update(b"\n");
+    hash.update(body);
+    let digest = hash.finalize();
+    let mut etag = String::with_capacity(34);
+    etag.push('"');
+    for byte in &digest[..16] {
+        etag.push_str(&format!("{byte:02x}"));
+    }
+    etag.push('"');
+    // Hex digits and quotes.
+    HeaderValue::from_str(&etag).expect("an ETag of hex digits is a valid header value")
+}
+
+/// Whether an `If-None-Match` field line names `etag`: `*`, or a list of
+/// entity tags one of which is `etag` by the weak comparison of RFC 9110
+/// §8.8.3.2 (the opaque tags are equal; `W/` is ignored). A tag that does
+/// not parse ends the reading of its line: nothing after it matches.
+fn matches(field: &HeaderValue, etag: &HeaderValue) -> bool {
+    let ours = etag.as_bytes();
+    let ours = ours.strip_prefix(b"W/").unwrap_or(ours);
+    let mut rest = field.as_bytes().trim_ascii();
+    if rest == b"*" {
+        return true;
+    }
+    while !rest.is_empty() {
+        let tag = rest.strip_prefix(b"W/").unwrap_or(rest);
+        if tag.first() != Some(&b'"') {
+            return false;
+        }
+        let Some(close) = tag[1..].iter().position(|&b| b == b'"') else {
+            return false;
+        };
+        if &tag[..close + 2] == ours {
+            return true;
+        }
+        rest = tag[close + 2..].trim_ascii_start();
+        match rest.first() {
+            None => break,
+            Some(b',') => rest = rest[1..].trim_ascii_start(),
+            Some(_) => return false,
+        }
+    }
+    false
+}
+
+/// The request's target with the format override set to `format`: the
+/// query parameter when it is on, else the path extension when that is
+/// on, else none.
+fn alternate_target(negotiator: &Negotiator, uri: &Uri, format: &str) -> Option<String> {
+    let path = uri.path();
+    if let Some(param) = negotiator.format_param() {
+        let mut target = path.to_owned();
+        target.push('?');
+        if let Some(query) = uri.query() {
+            for pair in query.split('&') {
+                let key = pair.split_once('=').map_or(pair, |(key, _)| key);
+                if key != param && !pair.is_empty() {
+                    target.push_str(pair);
+                    target.push('&');
+                }
+            }
+        }
+        target.push_str(param);
+        target.push('=');
+        target.push_str(format);
+        return Some(target);
+    }
+    if !negotiator.path_extension() || path.ends_with('/') {
+        return None;
+    }
+    let stripped = negotiator.strip_format_extension(path);
+    let mut target = format!("{stripped}.{format}");
+    if let Some(query) = uri.query() {
+        target.push('?');
+        target.push_str(query);
+    }
+    // A path whose last segment is only an extension would not read back.
+    overrides::path_extension(&target)
+        .is_some()
+        .then_some(target)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn if_none_match_uses_the_weak_comparison() {
+        let etag = HeaderValue::from_static("\"abc\"");
+        let cases: &[(&str, bool)] = &[
+            ("\"abc\"", true),
+            ("W/\"abc\"", true),
+            ("*", true),
+            (" * ", true),
+            ("\"x\", \"abc\"", true),
+            ("\"x\",W/\"abc\"", true),
+            ("\"x\" , \"y\"", false),
+            ("\"ab\"", false),
+            ("abc", false),
+            ("\"abc", false),
+            ("\"x\" junk, \"abc\"", false),
+            ("", false),
+            ("\"a,b\", \"abc\"", true),
+        ];
+        for (field, expected) in cases {
+            let field = HeaderValue::from_str(field).unwrap();
+            assert_eq!(matches(&field, &etag), *expected, "{field:?}");
+        }
+    }
+
+    #[test]
+    fn etags_hash_the_content_type_and_the_body() {
+        let a = etag("text/markdown; charset=utf-8", b"|a|\n");
+        assert_eq!(a.len(), 34);
+        assert!(a.to_str().unwrap()[1..33]
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit()));
+        assert_eq!(a, etag("text/markdown; charset=utf-8", b"|a|\n"));
+        assert_ne!(a, etag("text/plain; charset=utf-8", b"|a|\n"));
+        assert_ne!(a, etag("text/markdown; charset=utf-8", b"|b|\n"));
+        // Pinned: SHA-256 of "text/plain\nhello", its first 16 bytes.
+        assert_eq!(
+            etag("text/plain", b"hello"),
+            "\"564a2c8a09390052a4de28a895d914b1\""
+        );
+    }
+}
