@@ -472,7 +472,23 @@ fn write_escaped(out: &mut Vec<u8>, s: &str, index: usize, plan: &Plan) -> bool 
     let mut escape_underscores = false;
     let mut chars = s.char_indices().peekable();
     let mut prev: Option<char> = None;
+    let line_start = plan.line_start && index == 0;
     while let Some((at, c)) = chars.next() {
+        // A run of bytes no rule looks at is copied as it is (the start of
+        // a paragraph line looks at its first byte).
+        if QUIET[usize::from(bytes[at])] && !(line_start && at == 0) {
+            let run = bytes[at..]
+                .iter()
+                .take_while(|&&b| QUIET[usize::from(b)])
+                .count();
+            out.extend_from_slice(&bytes[at..at + run]);
+            prev = Some(char::from(bytes[at + run - 1]));
+            // Quiet bytes are ASCII: one char each.
+            if run > 1 {
+                chars.nth(run - 2);
+            }
+            continue;
+        }
         let next = chars.peek().copied();
         let escape = match c {
             _ if is_ref(at, c) => Some(Emit::Ref),
@@ -530,6 +546,27 @@ fn write_escaped(out: &mut Vec<u8>, s: &str, index: usize, plan: &Plan) -> bool 
     }
     changed
 }
+
+/// Bytes no rule of [`write_escaped`] looks at, wherever they are in a
+/// line but its first byte: ASCII letters and digits, and the punctuation
+/// that neither pairs, nor opens, nor ends anything in a line. Whitespace
+/// is not quiet (at a string's edges it becomes a reference), nor is `)`
+/// or `.` (`1)` and `1.` open a list at the start of a paragraph).
+static QUIET: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = (b as u8).is_ascii_alphanumeric();
+        b += 1;
+    }
+    let quiet = b"!\"$%'(+,-/;=>?@]^{}";
+    let mut i = 0;
+    while i < quiet.len() {
+        table[quiet[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
 
 /// How a character that is not written raw is written.
 #[derive(Debug, Clone, Copy)]

@@ -30,6 +30,7 @@
 mod default;
 mod dense;
 mod escape;
+mod estimate;
 mod fence;
 mod json;
 mod lossless;
