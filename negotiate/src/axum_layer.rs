@@ -18,6 +18,7 @@ use std::cell::Cell;
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::task::{ready, Context, Poll};
 
@@ -157,8 +158,42 @@ impl<T: Serialize + Send + Sync + 'static> IntoResponse for Negotiated<T> {
 #[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
 #[derive(Clone, Debug)]
 pub struct NegotiateLayer {
+    shared: Arc<Shared>,
+}
+
+/// What a layer's services and their futures share: one reference count
+/// per request.
+#[derive(Debug)]
+struct Shared {
     negotiator: Arc<Negotiator>,
-    headers: Option<Arc<ResponseHeaders>>,
+    headers: Option<ResponseHeaders>,
+    /// The length of the last body written, to size the next one's buffer
+    /// ([`Shared::body_capacity`]).
+    last_body: AtomicUsize,
+}
+
+/// The most a body's buffer starts at: one large body must not make every
+/// later small one allocate as much.
+const MAX_BODY_CAPACITY: usize = 256 * 1024;
+
+impl Shared {
+    fn new(negotiator: Arc<Negotiator>, headers: Option<ResponseHeaders>) -> Arc<Shared> {
+        Arc::new(Shared {
+            negotiator,
+            headers,
+            last_body: AtomicUsize::new(0),
+        })
+    }
+
+    /// A new body's buffer starts a little above the last body's length:
+    /// a service's responses are often alike, so it rarely grows. Grown
+    /// from empty, a 2.4 KB body (tabular-20) was reallocated 9 times,
+    /// 4.3k of the request's 57k instructions (callgrind; `axum::Json`
+    /// starts at 128 bytes and pays 2.6k).
+    fn body_capacity(&self) -> usize {
+        let last = self.last_body.load(Ordering::Relaxed);
+        (last + last / 8 + 64).min(MAX_BODY_CAPACITY)
+    }
 }
 
 impl NegotiateLayer {
@@ -166,8 +201,7 @@ impl NegotiateLayer {
     /// `Content-Type` and `Vary: Accept`, nothing more.
     pub fn new(negotiator: Arc<Negotiator>) -> NegotiateLayer {
         NegotiateLayer {
-            negotiator,
-            headers: None,
+            shared: Shared::new(negotiator, None),
         }
     }
 
@@ -177,8 +211,7 @@ impl NegotiateLayer {
     /// [`ResponseHeaders`].
     pub fn with_headers(negotiator: Arc<Negotiator>, headers: ResponseHeaders) -> NegotiateLayer {
         NegotiateLayer {
-            negotiator,
-            headers: Some(Arc::new(headers)),
+            shared: Shared::new(negotiator, Some(headers)),
         }
     }
 }
@@ -189,8 +222,7 @@ impl<S> Layer<S> for NegotiateLayer {
     fn layer(&self, inner: S) -> NegotiateService<S> {
         NegotiateService {
             inner,
-            negotiator: Arc::clone(&self.negotiator),
-            headers: self.headers.clone(),
+            shared: Arc::clone(&self.shared),
         }
     }
 }
@@ -200,15 +232,11 @@ impl<S> Layer<S> for NegotiateLayer {
 #[derive(Clone, Debug)]
 pub struct NegotiateService<S> {
     inner: S,
-    negotiator: Arc<Negotiator>,
-    headers: Option<Arc<ResponseHeaders>>,
+    shared: Arc<Shared>,
 }
 
 /// A negotiation's result, owned, to carry across the handler's `await`.
 type Decision = Result<Choice, Refusal>;
-
-/// The response headers to add and the request facts they read.
-type Extra = (Arc<ResponseHeaders>, RequestFacts);
 
 fn decide(negotiator: &Negotiator, uri: &Uri, headers: &axum::http::HeaderMap) -> Decision {
     match negotiator.negotiate_request(uri, headers) {
@@ -233,13 +261,16 @@ where
     }
 
     fn call(&mut self, mut request: Request<B>) -> Self::Future {
-        let decision = decide(&self.negotiator, request.uri(), request.headers());
-        // Taken before the handler can see the request: only when asked.
-        let extra = self.headers.as_ref().map(|headers| {
-            let facts = RequestFacts::new(request.method(), request.uri(), request.headers());
-            (Arc::clone(headers), facts)
-        });
-        if let Some(uri) = strip_extension(&self.negotiator, request.uri()) {
+        let negotiator = &self.shared.negotiator;
+        let decision = decide(negotiator, request.uri(), request.headers());
+        // Taken before the handler can see the request: only when the
+        // response headers need them.
+        let facts = self
+            .shared
+            .headers
+            .as_ref()
+            .map(|_| RequestFacts::new(request.method(), request.uri(), request.headers()));
+        if let Some(uri) = strip_extension(negotiator, request.uri()) {
             *request.uri_mut() = uri;
         }
         let inner = {
@@ -248,8 +279,8 @@ where
         };
         NegotiateFuture {
             inner,
-            negotiator: Arc::clone(&self.negotiator),
-            decision: Some((decision, extra)),
+            shared: Arc::clone(&self.shared),
+            decision: Some((decision, facts)),
         }
     }
 }
@@ -263,10 +294,10 @@ pin_project_lite::pin_project! {
     pub struct NegotiateFuture<F> {
         #[pin]
         inner: F,
-        negotiator: Arc<Negotiator>,
+        shared: Arc<Shared>,
         // Taken when the response is ready, with what the response
         // headers need of the request, when the layer adds them.
-        decision: Option<(Decision, Option<Extra>)>,
+        decision: Option<(Decision, Option<RequestFacts>)>,
     }
 }
 
@@ -298,16 +329,10 @@ where
         };
         // Only a future polled again after it finished has no decision
         // left; it answers what its inner service does.
-        let Some((decision, extra)) = this.decision.take() else {
+        let Some((decision, facts)) = this.decision.take() else {
             return Poll::Ready(Ok(response));
         };
-        Poll::Ready(Ok(finish(
-            this.negotiator,
-            decision,
-            response,
-            &*data,
-            extra,
-        )))
+        Poll::Ready(Ok(finish(this.shared, decision, response, &*data, facts)))
     }
 }
 
@@ -328,12 +353,13 @@ fn strip_extension(negotiator: &Negotiator, uri: &Uri) -> Option<Uri> {
 }
 
 fn finish(
-    negotiator: &Negotiator,
+    shared: &Shared,
     decision: Decision,
     response: Response,
     data: &dyn Encode,
-    extra: Option<Extra>,
+    facts: Option<RequestFacts>,
 ) -> Response {
+    let negotiator = &*shared.negotiator;
     let choice = match decision {
         Ok(choice) => choice,
         Err(refusal) => return refusal.to_response().map(Body::from),
@@ -344,13 +370,14 @@ fn finish(
         let body = "500 Internal Server Error: the negotiated choice was lost\n".to_owned();
         return plain_text(StatusCode::INTERNAL_SERVER_ERROR, body).map(Body::from);
     };
-    let mut body = Vec::new();
+    let mut body = Vec::with_capacity(shared.body_capacity());
     match data.encode(&**selection.codec(), &mut body) {
         Ok(()) => {
+            shared.last_body.store(body.len(), Ordering::Relaxed);
             let (mut parts, _) = response.into_parts();
             parts.headers.remove(CONTENT_LENGTH);
             selection.apply_headers(&mut parts.headers);
-            if let Some((headers, request)) = extra {
+            if let (Some(headers), Some(request)) = (&shared.headers, facts) {
                 let representation = headers.describe(&selection, &body);
                 headers.apply(
                     negotiator,
