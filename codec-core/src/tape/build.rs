@@ -32,7 +32,7 @@ pub(crate) enum Failure {
 /// Records `value` on a new tape.
 pub(crate) fn build<T: Serialize + ?Sized>(value: &T) -> std::result::Result<Tape, Failure> {
     let mut builder = Builder {
-        tape: Tape::default(),
+        tape: Tape::on_kept_buffers(),
         statics: [(0, 0); STATIC_SLOTS],
         too_large: false,
     };
