@@ -156,7 +156,10 @@ impl Units {
                 }
                 continue;
             }
-            if line.trim().is_empty() {
+            // A line that starts with a visible ASCII byte is not blank:
+            // most lines, told without trimming them.
+            let visible = line.as_bytes().first().is_some_and(u8::is_ascii_graphic);
+            if !visible && line.trim().is_empty() {
                 units.close(block);
                 block = Block::None;
                 continue;
