@@ -54,10 +54,14 @@ const fn special_bytes() -> [bool; 256] {
         table[b] = b < 0x20 || b >= 0x7f;
         b += 1;
     }
-    let punct = b"*~`_[<&|#\\";
+    marked(table, b"*~`_[<&|#\\")
+}
+
+/// `table` with the entries of `bytes` set.
+const fn marked(mut table: [bool; 256], bytes: &[u8]) -> [bool; 256] {
     let mut i = 0;
-    while i < punct.len() {
-        table[punct[i] as usize] = true;
+    while i < bytes.len() {
+        table[bytes[i] as usize] = true;
         i += 1;
     }
     table
@@ -67,12 +71,7 @@ static SPECIAL: [bool; 256] = special_bytes();
 
 /// [`SPECIAL`], plus `:` and `.`: what strict contexts look at, since
 /// they also neutralize every autolink trigger (R12).
-static STRICT_SPECIAL: [bool; 256] = {
-    let mut table = special_bytes();
-    table[b':' as usize] = true;
-    table[b'.' as usize] = true;
-    table
-};
+static STRICT_SPECIAL: [bool; 256] = marked(special_bytes(), b":.");
 
 /// Whether `s` can be written raw in `context` with no analysis.
 fn is_plain(s: &str, line_start: bool) -> bool {
@@ -559,13 +558,7 @@ static QUIET: [bool; 256] = {
         table[b] = (b as u8).is_ascii_alphanumeric();
         b += 1;
     }
-    let quiet = b"!\"$%'(+,-/;=>?@]^{}";
-    let mut i = 0;
-    while i < quiet.len() {
-        table[quiet[i] as usize] = true;
-        i += 1;
-    }
-    table
+    marked(table, b"!\"$%'(+,-/;=>?@]^{}")
 };
 
 /// How a character that is not written raw is written.
