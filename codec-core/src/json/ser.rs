@@ -54,6 +54,16 @@ impl<'a, E: JsonEscapes> Serializer<'a, E> {
         })
     }
 
+    /// An integer's text, formatted at its own width (as serde_json does:
+    /// widening a `u32` to format it as a `u64` cost tabular 8% of its
+    /// time against serde_json's 6%, perf).
+    #[inline]
+    fn integer<I: itoa::Integer>(self, v: I) -> Result<()> {
+        self.out
+            .extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
+        Ok(())
+    }
+
     /// `{"variant":` then the caller writes the inner value at level + 1.
     #[inline]
     fn open_variant(self, variant: &str) -> Result<Compound<'a, E>> {
@@ -320,51 +330,43 @@ impl<'a, E: JsonEscapes> ser::Serializer for Serializer<'a, E> {
     }
     #[inline]
     fn serialize_i8(self, v: i8) -> Result<()> {
-        self.serialize_i64(i64::from(v))
+        self.integer(v)
     }
     #[inline]
     fn serialize_i16(self, v: i16) -> Result<()> {
-        self.serialize_i64(i64::from(v))
+        self.integer(v)
     }
     #[inline]
     fn serialize_i32(self, v: i32) -> Result<()> {
-        self.serialize_i64(i64::from(v))
+        self.integer(v)
     }
     #[inline]
     fn serialize_i64(self, v: i64) -> Result<()> {
-        self.out
-            .extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
-        Ok(())
+        self.integer(v)
     }
     #[inline]
     fn serialize_i128(self, v: i128) -> Result<()> {
-        self.out
-            .extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
-        Ok(())
+        self.integer(v)
     }
     #[inline]
     fn serialize_u8(self, v: u8) -> Result<()> {
-        self.serialize_u64(u64::from(v))
+        self.integer(v)
     }
     #[inline]
     fn serialize_u16(self, v: u16) -> Result<()> {
-        self.serialize_u64(u64::from(v))
+        self.integer(v)
     }
     #[inline]
     fn serialize_u32(self, v: u32) -> Result<()> {
-        self.serialize_u64(u64::from(v))
+        self.integer(v)
     }
     #[inline]
     fn serialize_u64(self, v: u64) -> Result<()> {
-        self.out
-            .extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
-        Ok(())
+        self.integer(v)
     }
     #[inline]
     fn serialize_u128(self, v: u128) -> Result<()> {
-        self.out
-            .extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
-        Ok(())
+        self.integer(v)
     }
     #[inline]
     fn serialize_f32(self, v: f32) -> Result<()> {
