@@ -40,15 +40,20 @@ use crate::DATASETS;
 /// [`SMALL_RESPONSES`](crate::SMALL_RESPONSES) (per-response fixed costs
 /// dominate at their size, which the whole datasets hide).
 pub fn inputs() -> Vec<(&'static str, Typed)> {
-    let mut inputs: Vec<(&'static str, Typed)> = DATASETS
-        .iter()
-        .map(|dataset| (dataset.name, Typed::load(dataset)))
-        .collect();
-    for (label, name, rows) in crate::SMALL_RESPONSES {
-        let dataset = crate::dataset(name).expect("a dataset of the benches");
-        inputs.push((label, Typed::load(dataset).first_rows(rows)));
+    let labels = DATASETS.iter().map(|dataset| dataset.name);
+    let labels = labels.chain(crate::SMALL_RESPONSES.iter().map(|(label, ..)| *label));
+    labels
+        .filter_map(|label| Some((label, input(label)?)))
+        .collect()
+}
+
+/// The input labelled `label` (see [`inputs`]).
+pub fn input(label: &str) -> Option<Typed> {
+    if let Some(dataset) = crate::dataset(label) {
+        return Some(Typed::load(dataset));
     }
-    inputs
+    let (_, name, rows) = crate::SMALL_RESPONSES.iter().find(|(l, ..)| *l == label)?;
+    Some(Typed::load(crate::dataset(name)?).first_rows(*rows))
 }
 
 /// Data a handler holds and serves on every request without copying it.

@@ -11,11 +11,12 @@
 //!
 //! `cargo build -p benches --release --bin encode-profile`
 //! `valgrind --tool=callgrind target/release/encode-profile codec-md tabular 20`
+//! (`benches/serve-cpu.sh` times it in CPU time.)
 
 use std::hint::black_box;
 
 use benches::codecs::codecs;
-use benches::serve::{inputs, Route, Server};
+use benches::serve::{self, Route, Server};
 use benches::types::{Typed, Visit};
 use codec_core::{Codec, CodecExt};
 use serde::de::DeserializeOwned;
@@ -46,10 +47,7 @@ fn main() {
     let what = args.next().expect(usage);
     let input = args.next().expect(usage);
     let times: usize = args.next().map_or(10, |t| t.parse().expect(usage));
-    let (_, typed) = inputs()
-        .into_iter()
-        .find(|(label, _)| *label == input)
-        .unwrap_or_else(|| panic!("no input {input}"));
+    let typed = serve::input(&input).unwrap_or_else(|| panic!("no input {input}"));
     let codecs = codecs();
     let codec = |name: &str| -> &dyn Codec {
         let (_, codec) = codecs
