@@ -182,7 +182,9 @@ impl Units {
             }
             let opened = opens_fence(line);
             let next = lines.peek().map_or("", |&(s, e)| &text[s..e]);
-            let table = has_pipe(line) && is_delimiter_row(next);
+            // Most next lines fail the delimiter row's byte test within a few
+            // bytes: then no search of this line for a pipe.
+            let table = may_be_delimiter_row(next) && has_pipe(line) && is_delimiter_row(next);
             if let Block::Item { .. } = block {
                 if !is_list_item(line) && opened.is_none() && !table {
                     // A paragraph's next line (or a list item's lazy one).
@@ -300,6 +302,15 @@ fn is_list_item(line: &str) -> bool {
 /// block quote begins).
 fn opens_block(line: &str) -> bool {
     is_heading(line) || is_list_item(line) || opens_fence(line).is_some() || line.starts_with('>')
+}
+
+/// False when `line` is surely not a delimiter row: it holds a byte that
+/// is neither whitespace (ASCII or the start of any other) nor `|`, `-`,
+/// `:`. What [`is_delimiter_row`] says, told from the first such byte.
+fn may_be_delimiter_row(line: &str) -> bool {
+    !line
+        .bytes()
+        .any(|b| b > b' ' && b < 0x80 && !matches!(b, b'|' | b'-' | b':'))
 }
 
 fn is_delimiter_row(line: &str) -> bool {
