@@ -438,8 +438,8 @@ struct DenseTable<'v, V: ValueView<'v>> {
     /// Each column's path of keys (`["customer", "name"]`), first seen
     /// first.
     columns: Vec<Vec<&'v str>>,
-    /// Each path's column.
-    index: HashMap<Vec<&'v str>, usize>,
+    /// Each path's column, once there are too many columns to search.
+    index: Option<HashMap<Vec<&'v str>, usize>>,
     /// Each row: the map key (in a keyed table) and the object's members.
     rows: Vec<(Option<&'v str>, V::Members)>,
     /// The rows' depth, for walking them again.
@@ -461,10 +461,13 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
         let _ = leaves::<V, false>(map, self.depth, self.max_depth, path, &mut |path, value| {
             // Rows usually repeat the columns in order: no hash then.
             let column = match self.columns.get(at) {
-                Some(column) if same_path(column, path) => at,
-                _ => self.index[path],
+                Some(column) if same_path(column, path) => Some(at),
+                _ => find_column(&self.columns, self.index.as_ref(), path),
             };
-            cells[column] = Some(value);
+            // Every path of a row is a column: the table was built so.
+            if let Some(cell) = column.and_then(|column| cells.get_mut(column)) {
+                *cell = Some(value);
+            }
             at += 1;
         });
     }
@@ -514,7 +517,7 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
         let mut table = DenseTable {
             keyed,
             columns: Vec::new(),
-            index: HashMap::new(),
+            index: None,
             rows: Vec::new(),
             depth,
             max_depth,
@@ -537,10 +540,19 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
                     if columns
                         .get(at)
                         .is_none_or(|column| !same_path(column, path))
-                        && !index.contains_key(path)
+                        && find_column(columns, index.as_ref(), path).is_none()
                     {
-                        index.insert(path.to_vec(), columns.len());
                         columns.push(path.to_vec());
+                        match index {
+                            Some(index) => {
+                                index.insert(path.to_vec(), columns.len() - 1);
+                            }
+                            None if columns.len() > SEARCHED_COLUMNS => {
+                                let positions = columns.iter().enumerate();
+                                *index = Some(positions.map(|(i, c)| (c.clone(), i)).collect());
+                            }
+                            None => {}
+                        }
                     }
                     at += 1;
                 },
@@ -558,6 +570,25 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
         let cells = table.rows.len().checked_mul(table.columns.len());
         let dense_enough = cells.is_some_and(|cells| cells <= present.saturating_mul(2));
         Ok((!table.columns.is_empty() && dense_enough).then_some(table))
+    }
+}
+
+/// Columns searched one by one before a table hashes them: hashing the
+/// paths of small tables (a `Vec` and SipHash per column) was a twentieth
+/// of the dense rendering of nested-config (callgrind), whose tables have
+/// a few columns each.
+const SEARCHED_COLUMNS: usize = 16;
+
+/// The column of `path`: searched among `columns`, or found in `index`
+/// when the table has made one.
+fn find_column(
+    columns: &[Vec<&str>],
+    index: Option<&HashMap<Vec<&str>, usize>>,
+    path: &[&str],
+) -> Option<usize> {
+    match index {
+        Some(index) => index.get(path).copied(),
+        None => columns.iter().position(|column| same_path(column, path)),
     }
 }
 
@@ -730,6 +761,29 @@ mod tests {
                 "```json\n{{\"pool\":{{\"min\":2,\"max\":14,\"idleTimeout\":\"{backslashes}\"}}}}\n```\n"
             )
         );
+    }
+
+    /// A wide table finds the columns of a row that lists them out of
+    /// order, by search and, past [`SEARCHED_COLUMNS`], by hash: the
+    /// cells land where the row in order puts them.
+    #[test]
+    fn wide_rows_out_of_order_keep_their_columns() {
+        let row = |keys: &mut dyn Iterator<Item = usize>, prefix: &str| {
+            let members: Vec<String> = keys.map(|k| format!(r#""k{k}": "{prefix}{k}""#)).collect();
+            format!("{{{}}}", members.join(", "))
+        };
+        for width in [4, SEARCHED_COLUMNS + 4] {
+            let first = row(&mut (0..width), "a");
+            let last = row(&mut (width..width + 2), "c");
+            let in_order = format!("[{first}, {}, {last}]", row(&mut (0..width), "b"));
+            let reversed = format!("[{first}, {}, {last}]", row(&mut (0..width).rev(), "b"));
+            let expected = dense(&in_order);
+            assert!(
+                expected.contains(&format!("|k{}|", width + 1)),
+                "{expected}"
+            );
+            assert_eq!(dense(&reversed), expected, "width {width}");
+        }
     }
 
     #[test]
