@@ -329,7 +329,12 @@ fn has_pipe(line: &str) -> bool {
 
 /// The fence a line opens: up to three spaces, then three or more
 /// backticks or tildes.
+#[inline]
 fn opens_fence(line: &str) -> Option<Fence> {
+    // Most lines start with neither a marker nor a space: told inline.
+    if !matches!(line.as_bytes().first(), Some(b'`' | b'~' | b' ')) {
+        return None;
+    }
     let rest = line.trim_start_matches(' ');
     if line.len() - rest.len() > 3 {
         return None;
