@@ -3,24 +3,30 @@
 # each route (or codec) encodes each input in a loop of its own process
 # (`encode-profile`), and the process's user CPU time is what counts, so
 # time spent waiting for a core is not. Setup (loading the data) is timed
-# alone and subtracted. Three runs each, alternating, the fastest kept;
+# alone and subtracted. RUNS runs each (3), alternating, the fastest kept;
 # prints a markdown table of microseconds per response and each column's
 # ratio to the first.
-# Usage: bash benches/serve-cpu.sh [serve|dense] [INPUT...]
+# Usage: [RUNS=N] bash benches/serve-cpu.sh [serve|json|dense] [INPUT...]
 #   serve (default): axum::Json, then negotiated json, md and mcp, through
 #     the serve routers;
+#   json: axum::Json and negotiated json only (with RUNS=7, the figures
+#     closest to their target, taken again);
 #   dense: codec-md's default profile, then its dense profile, typed data
 #     through `dyn Codec`.
+# RUNS (default 3): runs of each route, the fastest kept.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build -q --release -p benches --bin encode-profile
 bin=${CARGO_TARGET_DIR:-target}/release/encode-profile
 mode=serve
-if [ $# -gt 0 ] && { [ "$1" = serve ] || [ "$1" = dense ]; }; then mode=$1; shift; fi
+if [ $# -gt 0 ] && { [ "$1" = serve ] || [ "$1" = json ] || [ "$1" = dense ]; }; then mode=$1; shift; fi
+runs=${RUNS:-3}
 inputs=("$@")
 [ ${#inputs[@]} -eq 0 ] && inputs=(tabular nested analytics github event-logs nested-config keyed nested-group tabular-20 nested-20)
 if [ "$mode" = serve ]; then
   whats=("serve:axum::Json" "serve:negotiated json" "serve:negotiated md" "serve:negotiated mcp")
+elif [ "$mode" = json ]; then
+  whats=("serve:axum::Json" "serve:negotiated json")
 else
   whats=("codec-md" "codec-md dense")
 fi
@@ -46,7 +52,7 @@ printf '\n'
 for input in "${inputs[@]}"; do
   n=$(iterations "$input")
   best=()
-  for _ in 1 2 3; do
+  for _ in $(seq "$runs"); do
     for i in "${!whats[@]}"; do
       t=$(user_seconds "${whats[$i]}" "$input" "$n")
       z=$(user_seconds "${whats[$i]}" "$input" 0)

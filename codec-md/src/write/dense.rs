@@ -438,8 +438,8 @@ struct DenseTable<'v, V: ValueView<'v>> {
     /// Each column's path of keys (`["customer", "name"]`), first seen
     /// first.
     columns: Vec<Vec<&'v str>>,
-    /// Each path's column.
-    index: HashMap<Vec<&'v str>, usize>,
+    /// Each path's column, once there are too many columns to search.
+    index: Option<HashMap<Vec<&'v str>, usize>>,
     /// Each row: the map key (in a keyed table) and the object's members.
     rows: Vec<(Option<&'v str>, V::Members)>,
     /// The rows' depth, for walking them again.
@@ -456,14 +456,18 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
     fn cells(&self, map: V::Members, path: &mut Vec<&'v str>, cells: &mut [Option<V>]) {
         cells.iter_mut().for_each(|c| *c = None);
         let mut at = 0;
-        // The table already walked every row: this cannot fail.
-        let _ = leaves(map, self.depth, self.max_depth, path, &mut |path, value| {
+        // The table already walked and checked every row: this cannot
+        // fail, and need not check again.
+        let _ = leaves::<V, false>(map, self.depth, self.max_depth, path, &mut |path, value| {
             // Rows usually repeat the columns in order: no hash then.
             let column = match self.columns.get(at) {
-                Some(column) if same_path(column, path) => at,
-                _ => self.index[path],
+                Some(column) if same_path(column, path) => Some(at),
+                _ => find_column(&self.columns, self.index.as_ref(), path),
             };
-            cells[column] = Some(value);
+            // Every path of a row is a column: the table was built so.
+            if let Some(cell) = column.and_then(|column| cells.get_mut(column)) {
+                *cell = Some(value);
+            }
             at += 1;
         });
     }
@@ -513,7 +517,7 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
         let mut table = DenseTable {
             keyed,
             columns: Vec::new(),
-            index: HashMap::new(),
+            index: None,
             rows: Vec::new(),
             depth,
             max_depth,
@@ -526,7 +530,7 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
             };
             let mut at = 0;
             let (columns, index) = (&mut table.columns, &mut table.index);
-            let fits = leaves(
+            let fits = leaves::<V, true>(
                 map.clone(),
                 depth,
                 max_depth,
@@ -536,10 +540,19 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
                     if columns
                         .get(at)
                         .is_none_or(|column| !same_path(column, path))
-                        && !index.contains_key(path)
+                        && find_column(columns, index.as_ref(), path).is_none()
                     {
-                        index.insert(path.to_vec(), columns.len());
                         columns.push(path.to_vec());
+                        match index {
+                            Some(index) => {
+                                index.insert(path.to_vec(), columns.len() - 1);
+                            }
+                            None if columns.len() > SEARCHED_COLUMNS => {
+                                let positions = columns.iter().enumerate();
+                                *index = Some(positions.map(|(i, c)| (c.clone(), i)).collect());
+                            }
+                            None => {}
+                        }
                     }
                     at += 1;
                 },
@@ -560,6 +573,25 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
     }
 }
 
+/// Columns searched one by one before a table hashes them: hashing the
+/// paths of small tables (a `Vec` and SipHash per column) was a twentieth
+/// of the dense rendering of nested-config (callgrind), whose tables have
+/// a few columns each.
+const SEARCHED_COLUMNS: usize = 16;
+
+/// The column of `path`: searched among `columns`, or found in `index`
+/// when the table has made one.
+fn find_column(
+    columns: &[Vec<&str>],
+    index: Option<&HashMap<Vec<&str>, usize>>,
+    path: &[&str],
+) -> Option<usize> {
+    match index {
+        Some(index) => index.get(path).copied(),
+        None => columns.iter().position(|column| same_path(column, path)),
+    }
+}
+
 /// Whether two column paths are equal ([`same_key`] for each key).
 fn same_path(a: &[&str], b: &[&str]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(a, b)| same_key(a, b))
@@ -567,33 +599,37 @@ fn same_path(a: &[&str], b: &[&str]) -> bool {
 
 /// Calls `leaf` with the path and value of every cell of `map`: nested
 /// non-empty objects are walked (dotted columns), anything else is a cell.
-/// Returns whether every leaf fits in a cell.
-fn leaves<'v, V: ValueView<'v>>(
+/// Returns whether every leaf fits in a cell. `CHECK`: whether to check
+/// that (line breaks, depth); false for rows a table already checked
+/// (the second walk of every row, when it is written: the checks were a
+/// sixth of the walks on tabular).
+fn leaves<'v, V: ValueView<'v>, const CHECK: bool>(
     map: V::Members,
     depth: usize,
     max_depth: usize,
     path: &mut Vec<&'v str>,
     leaf: &mut impl FnMut(&[&'v str], V),
 ) -> Result<bool, EncodeError> {
-    if depth > max_depth {
+    if CHECK && depth > max_depth {
         return Err(EncodeError::DepthLimit { limit: max_depth });
     }
     for (key, value) in map {
         path.push(key);
         let fits = match value.kind() {
             ViewKind::Object(inner) if inner.len() > 0 => {
-                leaves(inner, depth + 1, max_depth, path, leaf)?
+                leaves::<V, CHECK>(inner, depth + 1, max_depth, path, leaf)?
             }
             // Most strings have no line break: one search says so.
             ViewKind::String(s)
-                if s.contains('\n')
+                if CHECK
+                    && s.contains('\n')
                     && s.bytes().filter(|&b| b == b'\n').count() > MAX_CELL_BREAKS =>
             {
                 false
             }
             ViewKind::Array(_) | ViewKind::Object(_) => {
                 // A JSON cell: check its depth now, so writing cannot fail.
-                if depth + value.depth() > max_depth {
+                if CHECK && depth + value.depth() > max_depth {
                     return Err(EncodeError::DepthLimit { limit: max_depth });
                 }
                 leaf(path, value);
@@ -725,6 +761,29 @@ mod tests {
                 "```json\n{{\"pool\":{{\"min\":2,\"max\":14,\"idleTimeout\":\"{backslashes}\"}}}}\n```\n"
             )
         );
+    }
+
+    /// A wide table finds the columns of a row that lists them out of
+    /// order, by search and, past [`SEARCHED_COLUMNS`], by hash: the
+    /// cells land where the row in order puts them.
+    #[test]
+    fn wide_rows_out_of_order_keep_their_columns() {
+        let row = |keys: &mut dyn Iterator<Item = usize>, prefix: &str| {
+            let members: Vec<String> = keys.map(|k| format!(r#""k{k}": "{prefix}{k}""#)).collect();
+            format!("{{{}}}", members.join(", "))
+        };
+        for width in [4, SEARCHED_COLUMNS + 4] {
+            let first = row(&mut (0..width), "a");
+            let last = row(&mut (width..width + 2), "c");
+            let in_order = format!("[{first}, {}, {last}]", row(&mut (0..width), "b"));
+            let reversed = format!("[{first}, {}, {last}]", row(&mut (0..width).rev(), "b"));
+            let expected = dense(&in_order);
+            assert!(
+                expected.contains(&format!("|k{}|", width + 1)),
+                "{expected}"
+            );
+            assert_eq!(dense(&reversed), expected, "width {width}");
+        }
     }
 
     #[test]
