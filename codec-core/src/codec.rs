@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use crate::rows::{RowEncoder, RowsShape};
 use crate::truncate::{truncate_plain, TextLimit, Truncation};
 use crate::{to_value, MediaType, ToValueError, Value};
 
@@ -84,6 +85,24 @@ pub trait Codec: Send + Sync {
     fn truncate(&self, text: String, limit: &TextLimit) -> Truncation {
         truncate_plain(text, limit)
     }
+
+    /// A writer of rows as they come, for a stream of rows making
+    /// `shape`'s document; `None` (the default) when this codec needs the
+    /// whole document first.
+    ///
+    /// Callers go through [`RowWriter`](crate::RowWriter), which collects
+    /// the rows of a codec without one and encodes them whole at the end,
+    /// within a bound ([`DEFAULT_COLLECT_LIMIT`](crate::DEFAULT_COLLECT_LIMIT)):
+    /// so every codec, third-party ones included, answers a stream, and
+    /// only codecs with an encoder answer it in memory that does not grow
+    /// with it. Override it where the format can write a row knowing only
+    /// the rows before it (JSON's array; a markdown table, whose header
+    /// needs only its columns); [`RowEncoder`] gives the contract, and
+    /// the `testkit` checks it.
+    fn row_encoder(&self, shape: &RowsShape) -> Option<Box<dyn RowEncoder>> {
+        let _ = shape;
+        None
+    }
 }
 
 /// Whether `name` is a valid [`Codec::format`] name: non-empty, lower-case
@@ -161,6 +180,17 @@ pub enum EncodeError {
     /// Writing to the output failed.
     #[error("cannot write the encoded value")]
     Io(#[source] io::Error),
+    /// A stream of rows for a codec that cannot write them as they come
+    /// holds more than [`RowWriter::collect_limit`](crate::RowWriter::collect_limit)
+    /// allows.
+    #[error(
+        "the rows to collect for a codec that cannot stream them pass the limit of {limit} bytes"
+    )]
+    CollectLimit {
+        /// The limit in force, in bytes as [`footprint`](crate::footprint)
+        /// estimates them.
+        limit: usize,
+    },
 }
 
 impl fmt::Debug for dyn Codec + '_ {
@@ -200,6 +230,9 @@ macro_rules! forward_codec {
             }
             fn truncate(&self, text: String, limit: &TextLimit) -> Truncation {
                 (**self).truncate(text, limit)
+            }
+            fn row_encoder(&self, shape: &RowsShape) -> Option<Box<dyn RowEncoder>> {
+                (**self).row_encoder(shape)
             }
         }
     )*};
