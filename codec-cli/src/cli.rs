@@ -19,7 +19,7 @@ pub(crate) struct Cli {
 pub(crate) enum Command {
     /// Encode JSON input with a codec (markdown by default).
     #[command(
-        after_help = "Examples:\n  codec render --sample\n  codec render data.json --profile dense\n  codec render data.json --to json --pretty\n  codec render --sample --budget 500 --budget-hint 'Ask for fewer repositories.'\n  codec render - --accept 'text/markdown, */*;q=0.1' < data.json"
+        after_help = "Examples:\n  codec render --sample\n  codec render data.json --profile dense\n  codec render data.json --to json --pretty\n  codec render --sample --budget 500 --budget-hint 'Ask for fewer repositories.'\n  codec render data.json --stream always --to json\n  codec render - --accept 'text/markdown, */*;q=0.1' < data.json"
     )]
     Render(RenderArgs),
     /// Read markdown (codec-md's, or GFM tables and key lists) back into JSON.
@@ -188,8 +188,26 @@ pub(crate) struct RenderArgs {
     /// prints `Content-Type: ...` on stderr.
     #[arg(long, value_name = "HEADER")]
     pub(crate) accept: Option<String>,
+    /// Render rows as they are read, in memory bounded by the largest row:
+    /// for a document that is an array of rows, or an object whose one
+    /// member is (`{"rows": [...]}`). auto: inputs over 4 MiB, with a
+    /// codec that writes rows as they come (json; md without --budget);
+    /// always: any rows input, any codec (the others collect the rows, up
+    /// to 64 MiB); never: read the whole input first. Markdown of rows
+    /// that are not uniform follows the streaming rule of codec-md's
+    /// SPEC.md (*Streaming*).
+    #[arg(long, value_name = "WHEN", default_value = "auto")]
+    pub(crate) stream: StreamWhen,
     #[command(flatten)]
     pub(crate) codec: CodecOptions,
+}
+
+/// `--stream`: when `render` writes rows as it reads them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum StreamWhen {
+    Auto,
+    Always,
+    Never,
 }
 
 #[derive(Debug, Args)]
