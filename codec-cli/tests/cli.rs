@@ -453,6 +453,21 @@ fn render_streams_rows_as_it_reads_them() {
             assert_eq!(stdout(&streamed), stdout(&whole), "{flags:?}");
         }
     }
+    // Markdown: uniform rows are the buffered table; other rows follow
+    // the streaming rule, and `codec parse` reads them back.
+    let whole = codec(&["render", "--stream", "never"], ROWS);
+    let streamed = codec(&["render", "--stream", "always"], ROWS);
+    assert_eq!(stdout(&streamed), stdout(&whole));
+    let streamed = codec(&["render", "--stream", "always"], member);
+    assert_eq!(
+        stdout(&streamed),
+        "# rows\n\n## [0]\n\n- **id**: 1\n\n### x\n\n- **[0]**: 1\n\n#### [1]\n\n- **y**:\n\n## [1]\n\n2\n\n## [2]\n\ns\n"
+    );
+    let read = codec(&["parse"], &streamed.stdout);
+    assert_eq!(
+        stdout(&read),
+        "{\"rows\":[{\"id\":1,\"x\":[1,{\"y\":null}]},2,\"s\"]}\n"
+    );
     // Not rows: streaming was asked for, and cannot be.
     let out = codec(&["render", "--stream", "always"], b"{\"a\": 1, \"b\": [1]}");
     assert_eq!(out.status.code(), Some(1));

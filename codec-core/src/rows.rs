@@ -124,7 +124,8 @@ impl RowsShape {
 ///   [`RowWriter`] collects them, within its bound);
 /// - when the rows are **uniform** (every row an object with the same keys
 ///   in the same order, at least one key, every value a scalar and no
-///   string with a line break; or no rows at all), the bytes equal
+///   string with a line break; or no rows at all) and the shape declares
+///   no columns (or exactly those keys), the bytes equal
 ///   [`Codec::encode_value`] of [`RowsShape::document`] of the rows;
 /// - an error is an [`EncodeError`], never a panic.
 pub trait RowEncoder: Send {

@@ -31,9 +31,11 @@ mod escape;
 mod fence;
 mod json;
 mod lossless;
+mod stream;
 
 #[cfg(feature = "testing")]
 pub use dense::dense_json_paragraph;
+pub(crate) use stream::row_encoder;
 
 use codec_core::{EncodeError, Map, Value};
 
@@ -179,6 +181,18 @@ impl<'o, L: Layout> Writer<'o, L> {
     /// multi-line string fenced, `[]` and `{}` as they are, a table, or a
     /// container's body.
     fn document(&mut self, value: &Value) -> Result<(), EncodeError> {
+        self.document_at(value, 1, 1)
+    }
+
+    /// A document whose sections start at `level`, its container at
+    /// `depth`: the whole document, or a row of a stream under its `[i]`
+    /// heading ([`stream`]).
+    fn document_at(
+        &mut self,
+        value: &Value,
+        level: usize,
+        depth: usize,
+    ) -> Result<(), EncodeError> {
         match value {
             Value::Null => {}
             Value::Bool(_) | Value::Number(_) => {
@@ -192,24 +206,24 @@ impl<'o, L: Layout> Writer<'o, L> {
             }
             Value::String(s) => L::paragraph(self, s),
             Value::Array(items) => {
-                self.enter(1)?;
+                self.enter(depth)?;
                 if items.is_empty() {
                     self.line(|_, out| out.extend_from_slice(b"[]"));
                 } else if let Some(columns) = self.layout.table_columns(items) {
-                    self.enter(2)?;
+                    self.enter(depth + 1)?;
                     self.table(items, &columns);
                 } else if schema::is_inline_list(items) {
                     self.line(|layout, out| layout.list(out, items, true));
                 } else {
-                    self.body(elements(items), None, 1, 1)?;
+                    self.body(elements(items), None, level, depth)?;
                 }
             }
             Value::Object(map) => {
-                self.enter(1)?;
+                self.enter(depth)?;
                 if map.is_empty() {
                     self.line(|_, out| out.extend_from_slice(b"{}"));
                 } else {
-                    self.body(members(map), Some(map), 1, 1)?;
+                    self.body(members(map), Some(map), level, depth)?;
                 }
             }
         }
@@ -382,6 +396,12 @@ impl<'o, L: Layout> Writer<'o, L> {
         depth: usize,
     ) -> Result<(), EncodeError> {
         self.enter(depth)?;
+        self.heading(label, level);
+        L::section_body(self, value, level + 1, depth)
+    }
+
+    /// A heading at `level` (`#` to `######`, then the layout's end).
+    fn heading(&mut self, label: Label<'_>, level: usize) {
         self.block();
         let hashes = level.min(MAX_HEADING);
         self.out.resize(self.out.len() + hashes, b'#');
@@ -398,7 +418,6 @@ impl<'o, L: Layout> Writer<'o, L> {
         }
         self.layout.heading_end(self.out, level);
         self.out.push(b'\n');
-        L::section_body(self, value, level + 1, depth)
     }
 
     /// `[i]`, bold on a list line.
@@ -417,10 +436,19 @@ impl<'o, L: Layout> Writer<'o, L> {
 
     /// A table: header, delimiter, one row per object, unpadded.
     fn table(&mut self, rows: &[Value], columns: &[&str]) {
+        self.table_header(columns);
+        for row in rows {
+            let Value::Object(map) = row else { continue };
+            self.table_row(map, columns);
+        }
+    }
+
+    /// A table's header and delimiter rows, a new block.
+    fn table_header<C: AsRef<str>>(&mut self, columns: &[C]) {
         self.block();
         self.out.push(b'|');
         for column in columns {
-            escape::write_str(self.out, column, Context::Cell);
+            escape::write_str(self.out, column.as_ref(), Context::Cell);
             self.out.push(b'|');
         }
         self.out.push(b'\n');
@@ -429,23 +457,25 @@ impl<'o, L: Layout> Writer<'o, L> {
             self.out.extend_from_slice(b"---|");
         }
         self.out.push(b'\n');
-        for row in rows {
-            let Value::Object(map) = row else { continue };
-            self.out.push(b'|');
-            for (i, column) in columns.iter().enumerate() {
-                // Rows usually list the columns in order: skip the hash.
-                let cell = match map.get_index(i) {
-                    Some((key, value)) if key == *column => Some(value),
-                    _ => map.get(column),
-                };
-                match cell {
-                    Some(cell) => self.scalar(cell, Context::Cell),
-                    None => self.layout.missing_cell(self.out),
-                }
-                self.out.push(b'|');
+    }
+
+    /// One row of a table with `columns`: the row's cell of each column.
+    fn table_row<C: AsRef<str>>(&mut self, map: &Map, columns: &[C]) {
+        self.out.push(b'|');
+        for (i, column) in columns.iter().enumerate() {
+            let column = column.as_ref();
+            // Rows usually list the columns in order: skip the hash.
+            let cell = match map.get_index(i) {
+                Some((key, value)) if key == column => Some(value),
+                _ => map.get(column),
+            };
+            match cell {
+                Some(cell) => self.scalar(cell, Context::Cell),
+                None => self.layout.missing_cell(self.out),
             }
-            self.out.push(b'\n');
+            self.out.push(b'|');
         }
+        self.out.push(b'\n');
     }
 
     /// A scalar inline: a number's exact text, `true`/`false`, nothing for
