@@ -12,6 +12,9 @@
 //!   datasets and two small responses), and `parse-profile` (one parser on
 //!   one input in a loop), which `benches/parse-cpu.sh` times in CPU time
 //!   and callgrind counts in instructions.
+//! - The negotiated path end to end ([`serve`]): the `serve` bench and the
+//!   `serve` group of `ratios` serve typed data through an axum `Router`,
+//!   `axum::Json` beside the three negotiated codecs.
 //! - Tokens: [`tokens::report`], printed by the `token-report` binary.
 //!
 //! The datasets ([`DATASETS`]) are embedded from `benches/data/`; their
@@ -22,6 +25,7 @@
 pub mod codecs;
 pub mod data;
 pub mod large;
+pub mod serve;
 pub mod tokens;
 pub mod types;
 

@@ -402,6 +402,29 @@ impl Typed {
         }
     }
 
+    /// The same data cut to its first `rows` rows (orders, logs, flags,
+    /// ...): a small response, where per-response fixed costs dominate.
+    /// nested-config has no rows and stays whole.
+    pub fn first_rows(&self, rows: usize) -> Typed {
+        let mut cut = self.clone();
+        match &mut cut {
+            Typed::Tabular(x) => x.employees.truncate(rows),
+            Typed::Nested(x) => x.orders.truncate(rows),
+            Typed::Analytics(x) => x.metrics.truncate(rows),
+            Typed::Github(x) => x.repositories.truncate(rows),
+            Typed::EventLogs(x) => x.logs.truncate(rows),
+            Typed::NestedConfig(_) => {}
+            Typed::Keyed(x) => {
+                x.flags = std::mem::take(&mut x.flags)
+                    .into_iter()
+                    .take(rows)
+                    .collect()
+            }
+            Typed::NestedGroup(x) => x.contacts.truncate(rows),
+        }
+        cut
+    }
+
     /// Calls `v` with the struct.
     pub fn visit<V: Visit>(&self, v: &mut V) -> V::Output {
         match self {

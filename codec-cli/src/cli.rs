@@ -371,7 +371,11 @@ fn size(text: &str) -> Result<Option<u64>, String> {
         "KiB" => 1 << 10,
         "MiB" => 1 << 20,
         "GiB" => 1 << 30,
-        other => return Err(format!("unknown unit {other:?}: use B, KB, MB, GB, KiB, MiB or GiB")),
+        other => {
+            return Err(format!(
+                "unknown unit {other:?}: use B, KB, MB, GB, KiB, MiB or GiB"
+            ))
+        }
     };
     digits
         .parse::<u64>()
@@ -484,9 +488,18 @@ mod tests {
             ("0", Ok(Some(0))),
             ("512B", Ok(Some(512))),
             ("none", Ok(None)),
-            ("16mb", Err("unknown unit \"mb\": use B, KB, MB, GB, KiB, MiB or GiB")),
-            ("MiB", Err("expected a size (`16MiB`, `100MB`, `0`) or `none`, found \"MiB\"")),
-            ("99999999999GiB", Err("expected a size (`16MiB`, `100MB`, `0`) or `none`, found \"99999999999GiB\"")),
+            (
+                "16mb",
+                Err("unknown unit \"mb\": use B, KB, MB, GB, KiB, MiB or GiB"),
+            ),
+            (
+                "MiB",
+                Err("expected a size (`16MiB`, `100MB`, `0`) or `none`, found \"MiB\""),
+            ),
+            (
+                "99999999999GiB",
+                Err("expected a size (`16MiB`, `100MB`, `0`) or `none`, found \"99999999999GiB\""),
+            ),
         ];
         for (text, expected) in cases {
             assert_eq!(size(text), expected.map_err(str::to_owned), "{text:?}");

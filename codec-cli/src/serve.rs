@@ -22,12 +22,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
+use codec_core::RowsShape;
 use codec_core::{Map, MediaType, Value};
 use http::header::{self, HeaderValue};
 use http::request::Parts;
 use http::{Method, Request, Response, StatusCode, Version};
 use hyper::body::Incoming;
-use codec_core::RowsShape;
 use negotiate::{
     NegotiatedStream, Negotiator, Representation, RequestFacts, ResponseHeaders, Selection, Source,
 };
@@ -355,7 +355,10 @@ fn stream(
     let streams = |selection: &Selection<'_>| selection.codec().row_encoder(&shape).is_some();
     let chosen = if streams(&selection) {
         Some(selection)
-    } else if matches!(selection.source(), Source::QueryParam | Source::PathExtension) {
+    } else if matches!(
+        selection.source(),
+        Source::QueryParam | Source::PathExtension
+    ) {
         None
     } else {
         site.negotiator

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::rows::{RowEncoder, RowsShape};
 use crate::truncate::{truncate_plain, TextLimit, Truncation};
-use crate::{to_value, MediaType, ToValueError, Value};
+use crate::{to_value, JsonWriter, MediaType, Tape, ToValueError, Value};
 
 /// A response codec: turns a handler's data into the bytes of one media
 /// type.
@@ -19,6 +19,18 @@ use crate::{to_value, MediaType, ToValueError, Value};
 /// `Arc<dyn Codec>` and pick one at run time; handlers call the generic
 /// helpers of [`CodecExt`] (`codec.to_vec(&data)`), which work on
 /// `dyn Codec` too.
+///
+/// # Fast paths
+///
+/// A handler's data has a type the generic helpers know and the codec,
+/// picked at run time, does not. By default the data crosses to the codec
+/// type-erased ([`Codec::encode_serialize`]: erased-serde, a virtual call
+/// per field), and is normalized into a [`Value`] tree. A codec may
+/// declare a [`FastPath`] instead, so the helpers do the type's work with
+/// static dispatch and hand the codec its result in one call: the JSON
+/// codec's bytes written straight from the type, or a [`Tape`] of the
+/// value. Every fast path must give the bytes of the default path; the
+/// `testkit` checks it.
 ///
 /// A codec must be deterministic (the same input gives the same bytes) and
 /// must never panic: values it cannot write are an [`EncodeError`]. The
@@ -41,16 +53,34 @@ pub trait Codec: Send + Sync {
 
     /// Appends the encoding of any `Serialize` value to `out`.
     ///
-    /// The default normalizes through [`to_value`] (so every codec sees
-    /// sorted map keys and serde_json's representation of enums);
-    /// override it to stream without building a [`Value`], as the JSON
-    /// codec does. An override must give the same bytes as the default.
+    /// The default takes the codec's [`FastPath`] (dynamically dispatched
+    /// here: the value's type is erased) and without one normalizes
+    /// through [`to_value`] (so every codec sees sorted map keys and
+    /// serde_json's representation of enums). Override it to stream
+    /// without building a [`Value`]; an override must give the same bytes
+    /// as [`Codec::encode_value`] of [`to_value`]'s value.
     fn encode_serialize(
         &self,
         value: &dyn erased_serde::Serialize,
         out: &mut Vec<u8>,
     ) -> Result<(), EncodeError> {
-        self.encode_value(&to_value(value)?, out)
+        encode_typed(self, value, out)
+    }
+
+    /// The shortcut the generic helpers of [`CodecExt`] may take for data
+    /// of a known type: [`FastPath::None`] unless overridden.
+    fn fast_path(&self) -> FastPath {
+        FastPath::None
+    }
+
+    /// Appends the encoding of the value `tape` recorded to `out`: what
+    /// [`Codec::encode_value`] writes for [`Tape::to_value`].
+    ///
+    /// The default is exactly that (it builds the [`Value`]); a codec that
+    /// declares [`FastPath::Tape`] overrides it to walk the tape
+    /// ([`Tape::root`] is a [`ValueView`](crate::ValueView)).
+    fn encode_tape(&self, tape: &Tape, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        self.encode_value(&tape.to_value(), out)
     }
 
     /// Writes the encoding of `value` to `writer`.
@@ -123,15 +153,98 @@ pub fn is_valid_format_name(name: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
 
+/// A shortcut a codec declares ([`Codec::fast_path`]) so that the generic
+/// helpers of [`CodecExt`] encode data of a known type with static
+/// dispatch, and erase the type after.
+///
+/// A closed set: each one is work the helpers do with the value's type
+/// known, then hand to the codec. Every one must give the bytes of the
+/// default path, [`Codec::encode_value`] of [`to_value`]'s value (the
+/// `testkit` checks it).
+///
+/// ```
+/// use codec_core::{Codec, CodecExt, EncodeError, FastPath, MediaType, Tape, Value, ValueView};
+///
+/// /// Counts a value's nodes, from a tape when it can.
+/// struct Count(MediaType);
+///
+/// fn count<'v, V: ValueView<'v>>(view: V) -> usize {
+///     use codec_core::ViewKind::*;
+///     1 + match view.kind() {
+///         Array(items) => items.map(count).sum(),
+///         Object(members) => members.map(|(_, v)| count(v)).sum(),
+///         _ => 0,
+///     }
+/// }
+///
+/// impl Codec for Count {
+///     fn format(&self) -> &str { "count" }
+///     fn media_type(&self) -> &MediaType { &self.0 }
+///     fn encode_value(&self, value: &Value, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+///         out.extend_from_slice(count(value).to_string().as_bytes());
+///         Ok(())
+///     }
+///     fn fast_path(&self) -> FastPath { FastPath::Tape }
+///     fn encode_tape(&self, tape: &Tape, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+///         out.extend_from_slice(count(tape.root()).to_string().as_bytes());
+///         Ok(())
+///     }
+/// }
+///
+/// let codec = Count(MediaType::from_static("text/plain"));
+/// assert_eq!(codec.to_vec(&[(1, "a")]).unwrap(), b"4");
+/// ```
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub enum FastPath {
+    /// No shortcut: the helpers call [`Codec::encode_serialize`], which
+    /// the codec may override to stream the erased value.
+    None,
+    /// The codec's encoding of any `Serialize` value is exactly this
+    /// writer's [`write`](JsonWriter::write): the helpers call it
+    /// themselves, monomorphized for the value's type (the same work as
+    /// `serde_json::to_vec`). The JSON codec declares it.
+    Json(JsonWriter),
+    /// The codec walks a [`Tape`]: the helpers record the value on one
+    /// with static dispatch, once, and call [`Codec::encode_tape`]. For
+    /// codecs that need the whole value (look-ahead, several passes),
+    /// which would otherwise build a [`Value`] tree.
+    Tape,
+}
+
+/// The default of [`Codec::encode_serialize`], and [`CodecExt::encode`]
+/// with a fast path: `codec`'s fast path for `value`, else `to_value`.
+fn encode_typed<C: Codec + ?Sized, T: Serialize + ?Sized>(
+    codec: &C,
+    value: &T,
+    out: &mut Vec<u8>,
+) -> Result<(), EncodeError> {
+    match codec.fast_path() {
+        FastPath::Json(writer) => writer.write(value, out),
+        FastPath::Tape => match Tape::try_build(value) {
+            Some(tape) => codec.encode_tape(&tape?, out),
+            // More than a tape holds: the tree has no such limit.
+            None => codec.encode_value(&to_value(value)?, out),
+        },
+        FastPath::None => codec.encode_value(&to_value(value)?, out),
+    }
+}
+
 /// Generic conveniences on every [`Codec`], `dyn Codec` included.
 pub trait CodecExt: Codec {
-    /// Appends the encoding of `value` to `out`.
+    /// Appends the encoding of `value` to `out`: through the codec's
+    /// [`FastPath`], with `T` known, when it declares one, else through
+    /// [`Codec::encode_serialize`].
+    #[inline]
     fn encode<T: Serialize + ?Sized>(
         &self,
         value: &T,
         out: &mut Vec<u8>,
     ) -> Result<(), EncodeError> {
-        self.encode_serialize(&value, out)
+        match self.fast_path() {
+            FastPath::None => self.encode_serialize(&value, out),
+            _ => encode_typed(self, value, out),
+        }
     }
 
     /// The encoding of `value` as a new buffer.
@@ -230,6 +343,12 @@ macro_rules! forward_codec {
             }
             fn truncate(&self, text: String, limit: &TextLimit) -> Truncation {
                 (**self).truncate(text, limit)
+            }
+            fn fast_path(&self) -> FastPath {
+                (**self).fast_path()
+            }
+            fn encode_tape(&self, tape: &Tape, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+                (**self).encode_tape(tape, out)
             }
             fn row_encoder(&self, shape: &RowsShape) -> Option<Box<dyn RowEncoder>> {
                 (**self).row_encoder(shape)

@@ -14,12 +14,19 @@
 //! - [`from_slice`] and [`from_slice_with`]: JSON bytes to a [`Value`] with
 //!   source key order, verbatim numbers, a depth limit and positioned
 //!   errors ([`ParseError`]).
-//! - [`JsonWriter`]: any `Serialize` value or a [`Value`] as JSON bytes,
-//!   `serde_json`'s bytes ([`JsonStyle`] compact or pretty), with extra
-//!   escapes for formats that embed JSON ([`JsonEscapes`],
-//!   [`StandardEscapes`]).
+//! - [`Tape`] ([`TapeNode`], [`TapeElements`], [`TapeMembers`]): what
+//!   [`to_value`] would build, recorded flat (one list of events and one
+//!   text buffer, no tree) for codecs that walk the data.
+//! - [`ValueView`] ([`ViewKind`], [`NumberView`]): a value read in place,
+//!   a `&Value` or a tape's node, so one writer serves both.
+//! - [`JsonWriter`]: any `Serialize` value, a [`Value`] or a view as JSON
+//!   bytes, `serde_json`'s bytes ([`JsonStyle`] compact or pretty), with
+//!   extra escapes for formats that embed JSON ([`JsonEscapes`],
+//!   [`StandardEscapes`]); [`JsonObject`] writes an object member by
+//!   member around other content.
 //! - [`Codec`] and [`CodecExt`]: the object-safe trait a codec implements,
-//!   and the generic helpers handlers call.
+//!   and the generic helpers handlers call; [`FastPath`]: the shortcut a
+//!   codec may declare so those helpers keep the data's type.
 //! - [`RowWriter`]: a stream of rows written as they come, through a
 //!   codec's [`RowEncoder`] ([`Codec::row_encoder`]), or collected within
 //!   a bound ([`DEFAULT_COLLECT_LIMIT`], [`footprint`]) for a codec
@@ -49,6 +56,17 @@
 //! before anything else), so its reader and its one writer live here; the
 //! `codec-json` crate is the [`Codec`] over the writer. This crate is not a
 //! general JSON library: no `Deserialize`, no streaming reader.
+//!
+//! Static dispatch while the type is known, erasure after: a handler's
+//! data has a type the generic helpers know and a codec picked at run
+//! time does not. Through [`Codec::encode_serialize`] it crosses to the
+//! codec erased (a virtual call per field) and becomes a [`Value`] tree; a
+//! codec that declares a [`FastPath`] gets the helpers' work instead, done
+//! for the data's type: the JSON writer itself
+//! ([`FastPath::Json`], codec-json: the same work as `serde_json::to_vec`),
+//! or one [`Tape`] ([`FastPath::Tape`], codec-md and codec-mcp), walked
+//! by the same generic writer as a [`Value`]. Third-party codecs need
+//! neither: the default is the erased path.
 //!
 //! # Example
 //!
@@ -85,15 +103,17 @@ mod number;
 mod parse;
 mod rows;
 mod ser;
+mod tape;
 #[cfg(feature = "testkit")]
 #[cfg_attr(docsrs, doc(cfg(feature = "testkit")))]
 pub mod testkit;
 mod tokens;
 mod truncate;
 mod value;
+mod view;
 
-pub use codec::{is_valid_format_name, Codec, CodecExt, EncodeError};
-pub use json::{JsonEscapes, JsonStyle, JsonWriter, StandardEscapes};
+pub use codec::{is_valid_format_name, Codec, CodecExt, EncodeError, FastPath};
+pub use json::{JsonEscapes, JsonObject, JsonStyle, JsonWriter, StandardEscapes};
 pub use map::{IntoIter as MapIntoIter, Iter as MapIter, Map};
 pub use media_type::{MediaType, MediaTypeError};
 pub use number::{InvalidNumber, Number};
@@ -105,9 +125,11 @@ pub use rows::{footprint, RowEncoder, RowWriter, RowsShape, DEFAULT_COLLECT_LIMI
 pub use ser::{key_to_string, to_value, write_key, ToValueError};
 #[doc(hidden)]
 pub use ser::{NUMBER_TOKEN, ORDERED_MAP_TOKEN};
+pub use tape::{Tape, TapeElements, TapeMembers, TapeNode};
 #[cfg(feature = "o200k")]
 #[cfg_attr(docsrs, doc(cfg(feature = "o200k")))]
 pub use tokens::O200k;
 pub use tokens::TokenCounter;
 pub use truncate::{truncate_plain, truncate_with, Cut, Omission, Tally, TextLimit, Truncation};
 pub use value::Value;
+pub use view::{NumberView, ValueView, ViewKind};

@@ -63,14 +63,23 @@ impl RowsShape {
     /// The columns the handler declares, in order, for codecs that write
     /// a header before the rows (a markdown table): without them the
     /// codec learns them from the rows. They do not filter or reorder a
-    /// row's members: a row keeps every member it has.
+    /// row's members: a row keeps every member it has. A column named
+    /// twice is kept once, at its first place (a row has one member of a
+    /// key, so a table has one column of it).
     pub fn columns<I, S>(self, columns: I) -> RowsShape
     where
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
+        let mut kept: Vec<String> = Vec::new();
+        for column in columns {
+            let column = column.into();
+            if !kept.contains(&column) {
+                kept.push(column);
+            }
+        }
         RowsShape {
-            columns: Some(columns.into_iter().map(Into::into).collect()),
+            columns: Some(kept),
             ..self
         }
     }
@@ -455,5 +464,14 @@ mod tests {
         );
         let doc = RowsShape::member("x").columns(["a"]).document(rows);
         assert_eq!(doc, from_str(r#"{"x": [1]}"#).unwrap());
+    }
+
+    #[test]
+    fn a_column_declared_twice_is_one_column() {
+        let shape = RowsShape::array().columns(["b", "a", "b", "c", "a"]);
+        assert_eq!(
+            shape.declared_columns(),
+            Some(&["b", "a", "c"].map(String::from)[..])
+        );
     }
 }

@@ -235,7 +235,8 @@ impl ser::Serializer for ValueSerializer {
     ) -> Result<Value, ToValueError> {
         match name {
             NUMBER_TOKEN => {
-                let text = value.serialize(TextCapture)?;
+                let mut text = String::new();
+                value.serialize(TextCapture(&mut text))?;
                 Number::from_json_text(&text)
                     .map(Value::Number)
                     .ok_or_else(|| ser::Error::custom(format!("invalid number text {text:?}")))
@@ -573,35 +574,37 @@ impl ser::Serializer for KeySerializer<'_> {
     }
 }
 
-/// Captures the string inside a [`NUMBER_TOKEN`] newtype.
-struct TextCapture;
+/// Appends the string inside a [`NUMBER_TOKEN`] newtype to a buffer (a
+/// tape's text, or a new `String`).
+pub(crate) struct TextCapture<'a>(pub(crate) &'a mut String);
 
-impl ser::Serializer for TextCapture {
-    type Ok = String;
+impl ser::Serializer for TextCapture<'_> {
+    type Ok = ();
     type Error = ToValueError;
-    type SerializeSeq = Impossible<String, ToValueError>;
-    type SerializeTuple = Impossible<String, ToValueError>;
-    type SerializeTupleStruct = Impossible<String, ToValueError>;
-    type SerializeTupleVariant = Impossible<String, ToValueError>;
-    type SerializeMap = Impossible<String, ToValueError>;
-    type SerializeStruct = Impossible<String, ToValueError>;
-    type SerializeStructVariant = Impossible<String, ToValueError>;
+    type SerializeSeq = Impossible<(), ToValueError>;
+    type SerializeTuple = Impossible<(), ToValueError>;
+    type SerializeTupleStruct = Impossible<(), ToValueError>;
+    type SerializeTupleVariant = Impossible<(), ToValueError>;
+    type SerializeMap = Impossible<(), ToValueError>;
+    type SerializeStruct = Impossible<(), ToValueError>;
+    type SerializeStructVariant = Impossible<(), ToValueError>;
 
-    fn serialize_str(self, v: &str) -> Result<String, ToValueError> {
-        Ok(v.to_owned())
+    fn serialize_str(self, v: &str) -> Result<(), ToValueError> {
+        self.0.push_str(v);
+        Ok(())
     }
 
     key_rejected!(
-        serialize_bool(bool) -> String: "bool", serialize_i8(i8) -> String: "i8",
-        serialize_i16(i16) -> String: "i16", serialize_i32(i32) -> String: "i32",
-        serialize_i64(i64) -> String: "i64", serialize_u8(u8) -> String: "u8",
-        serialize_u16(u16) -> String: "u16", serialize_u32(u32) -> String: "u32",
-        serialize_u64(u64) -> String: "u64", serialize_f32(f32) -> String: "f32",
-        serialize_f64(f64) -> String: "f64", serialize_char(char) -> String: "char",
-        serialize_bytes(&[u8]) -> String: "bytes", serialize_none() -> String: "none",
-        serialize_unit() -> String: "unit",
-        serialize_unit_struct(&'static str) -> String: "a unit struct",
-        serialize_unit_variant(&'static str, u32, &'static str) -> String: "a unit variant",
+        serialize_bool(bool) -> (): "bool", serialize_i8(i8) -> (): "i8",
+        serialize_i16(i16) -> (): "i16", serialize_i32(i32) -> (): "i32",
+        serialize_i64(i64) -> (): "i64", serialize_u8(u8) -> (): "u8",
+        serialize_u16(u16) -> (): "u16", serialize_u32(u32) -> (): "u32",
+        serialize_u64(u64) -> (): "u64", serialize_f32(f32) -> (): "f32",
+        serialize_f64(f64) -> (): "f64", serialize_char(char) -> (): "char",
+        serialize_bytes(&[u8]) -> (): "bytes", serialize_none() -> (): "none",
+        serialize_unit() -> (): "unit",
+        serialize_unit_struct(&'static str) -> (): "a unit struct",
+        serialize_unit_variant(&'static str, u32, &'static str) -> (): "a unit variant",
         serialize_seq(Option<usize>) -> Self::SerializeSeq: "a sequence",
         serialize_tuple(usize) -> Self::SerializeTuple: "a tuple",
         serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct: "a tuple struct",
@@ -611,14 +614,14 @@ impl ser::Serializer for TextCapture {
         serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant: "a struct variant"
     );
 
-    fn serialize_some<T: Serialize + ?Sized>(self, _value: &T) -> Result<String, ToValueError> {
+    fn serialize_some<T: Serialize + ?Sized>(self, _value: &T) -> Result<(), ToValueError> {
         Err(ToValueError::KeyMustBeAString { found: "some" })
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
         _name: &'static str,
         value: &T,
-    ) -> Result<String, ToValueError> {
+    ) -> Result<(), ToValueError> {
         value.serialize(self)
     }
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
@@ -627,7 +630,7 @@ impl ser::Serializer for TextCapture {
         _index: u32,
         _variant: &'static str,
         _value: &T,
-    ) -> Result<String, ToValueError> {
+    ) -> Result<(), ToValueError> {
         Err(ToValueError::KeyMustBeAString {
             found: "a newtype variant",
         })

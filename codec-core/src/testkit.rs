@@ -18,7 +18,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::{
-    to_value, Codec, CodecExt, EncodeError, RowWriter, RowsShape, TextLimit, Value,
+    to_value, Codec, CodecExt, EncodeError, RowWriter, RowsShape, Tape, TextLimit, Value,
     DEFAULT_MAX_DEPTH,
 };
 
@@ -63,7 +63,10 @@ impl<'a> CodecTester<'a> {
     /// Encodes `value` through every entry point that takes a `Serialize`
     /// (generic, `&dyn`, `Box<dyn>`, `Arc<dyn>`, writer, and the
     /// [`to_value`] path) and checks they all give the same bytes, twice.
-    /// Returns the bytes.
+    /// The generic ones take the codec's [`FastPath`](crate::FastPath),
+    /// so this checks that it agrees with [`Codec::encode_value`] of
+    /// [`to_value`]'s value; [`Codec::encode_tape`] of the value's
+    /// [`Tape`] must agree too, whatever the fast path. Returns the bytes.
     #[track_caller]
     pub fn check_serialize<T: Serialize + ?Sized>(&self, label: &str, value: &T) -> Vec<u8> {
         let reference = self.expect_ok(label, "CodecExt::to_vec", self.codec.to_vec(value));
@@ -74,8 +77,20 @@ impl<'a> CodecTester<'a> {
 
         let boxed: Box<&dyn Codec> = Box::new(self.codec);
         let arc: Arc<&dyn Codec> = Arc::new(self.codec);
-        let entry_points: [(&str, Result<Vec<u8>, EncodeError>); 5] = [
+        let tape = Tape::from_serialize(value)
+            .unwrap_or_else(|e| panic!("{}: case {label:?}: no tape: {e}", self.name()));
+        let entry_points: [(&str, Result<Vec<u8>, EncodeError>); 7] = [
             ("to_vec again (determinism)", self.codec.to_vec(value)),
+            ("encode_tape", {
+                let mut out = Vec::new();
+                self.codec.encode_tape(&tape, &mut out).map(|()| out)
+            }),
+            ("encode_value(tape.to_value())", {
+                let mut out = Vec::new();
+                self.codec
+                    .encode_value(&tape.to_value(), &mut out)
+                    .map(|()| out)
+            }),
             ("Box<dyn Codec>::to_vec", boxed.to_vec(value)),
             ("Arc<dyn Codec>::to_vec", arc.to_vec(value)),
             ("encode_serialize", {
@@ -103,8 +118,9 @@ impl<'a> CodecTester<'a> {
         reference
     }
 
-    /// Encodes a [`Value`] through [`Codec::encode_value`] (twice) and
-    /// [`Codec::write_value`] and checks they agree. Returns the bytes.
+    /// Encodes a [`Value`] through [`Codec::encode_value`] (twice),
+    /// [`Codec::write_value`] and [`Codec::encode_tape`] of its
+    /// [`Tape`], and checks they agree. Returns the bytes.
     #[track_caller]
     pub fn check_value(&self, label: &str, value: &Value) -> Vec<u8> {
         let mut first = Vec::new();
@@ -118,6 +134,12 @@ impl<'a> CodecTester<'a> {
         let result = self.codec.write_value(value, &mut written);
         self.expect_ok(label, "write_value", result);
         self.same(label, "write_value", &first, &written);
+        if let Ok(tape) = Tape::from_serialize(value) {
+            let mut taped = Vec::new();
+            let result = self.codec.encode_tape(&tape, &mut taped);
+            self.expect_ok(label, "encode_tape", result);
+            self.same(label, "encode_tape", &first, &taped);
+        }
         if let Ok(text) = std::str::from_utf8(&first) {
             self.check_truncate(label, text);
         }
@@ -225,6 +247,26 @@ impl<'a> CodecTester<'a> {
                 self.name()
             ),
             Err(_) => panic!("{}: case {label:?}: write_value panicked", self.name()),
+        }
+        // A value the tape can hold is rejected from the tape too, with
+        // the same error.
+        if let Ok(tape) = Tape::from_serialize(value) {
+            let taped = catch_unwind(AssertUnwindSafe(|| {
+                self.codec.encode_tape(&tape, &mut Vec::new())
+            }));
+            match taped {
+                Ok(Err(e)) => assert_eq!(
+                    e.to_string(),
+                    error.to_string(),
+                    "{}: case {label:?}: encode_tape fails otherwise",
+                    self.name()
+                ),
+                Ok(Ok(())) => panic!(
+                    "{}: case {label:?}: encode_tape succeeded but encode_value failed",
+                    self.name()
+                ),
+                Err(_) => panic!("{}: case {label:?}: encode_tape panicked", self.name()),
+            }
         }
         error
     }

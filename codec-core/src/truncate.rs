@@ -200,6 +200,10 @@ impl TextLimit {
     /// at most `budget`: always a char boundary.
     pub fn longest_prefix(&self, text: &str, budget: usize) -> usize {
         match &self.unit {
+            // An ASCII prefix is one byte a char: checked a word at a
+            // time, where counting chars one by one was an eighth of an
+            // MCP result cut to 25,000 chars (keyed, callgrind).
+            Unit::Chars if text.len() > budget && text.as_bytes()[..budget].is_ascii() => budget,
             Unit::Chars => text
                 .char_indices()
                 .nth(budget)

@@ -1,7 +1,8 @@
 //! [`JsonCodec`] and its builder.
 
 use codec_core::{
-    Codec, EncodeError, JsonStyle, JsonWriter, MediaType, RowEncoder, RowsShape, Value,
+    Codec, EncodeError, FastPath, JsonStyle, JsonWriter, MediaType, RowEncoder, RowsShape, Tape,
+    Value,
 };
 use serde::Serialize;
 
@@ -106,12 +107,16 @@ impl Codec for JsonCodec {
         self.writer.write_value(value, out)
     }
 
-    fn encode_serialize(
-        &self,
-        value: &dyn erased_serde::Serialize,
-        out: &mut Vec<u8>,
-    ) -> Result<(), EncodeError> {
-        self.encode(value, out)
+    /// Its writer's [`write`](JsonWriter::write): the generic helpers of
+    /// [`CodecExt`](codec_core::CodecExt) call it for the value's type, so
+    /// `dyn Codec` costs what a concrete `JsonCodec` does.
+    fn fast_path(&self) -> FastPath {
+        FastPath::Json(self.writer)
+    }
+
+    /// The tape's value, as [`Codec::encode_value`] writes it.
+    fn encode_tape(&self, tape: &Tape, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        self.writer.write_view(tape.root(), out)
     }
 
     /// The array, a row at a time: `[` before the first row, `,` between

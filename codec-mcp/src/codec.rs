@@ -3,11 +3,14 @@
 
 use std::sync::Arc;
 
-use codec_core::{Codec, EncodeError, MediaType, TextLimit, Value, DEFAULT_MAX_DEPTH};
+use codec_core::{
+    Codec, EncodeError, FastPath, JsonWriter, MediaType, Tape, TapeNode, TextLimit, Value,
+    ValueView, DEFAULT_MAX_DEPTH,
+};
 use codec_json::JsonCodec;
 use codec_md::MarkdownCodec;
 
-use crate::draft::{Draft, Envelope, Structured};
+use crate::draft::{Draft, Structured};
 use crate::options::{ConfigError, StructuredContent, TextFormat};
 use crate::schema::{advertised_output_schema, needs_wrapping};
 use crate::summary;
@@ -83,7 +86,8 @@ pub struct McpCodec {
     text_limit: Option<TextLimit>,
     structured_errors: bool,
     server_info: Option<Implementation>,
-    json: JsonCodec,
+    /// Compact or pretty: every JSON this codec writes.
+    json: JsonWriter,
     media_type: MediaType,
 }
 
@@ -290,7 +294,11 @@ impl McpCodecBuilder {
             text_limit: self.text_limit,
             structured_errors: self.structured_errors,
             server_info: self.server_info,
-            json: JsonCodec::builder().pretty(self.pretty).build(),
+            json: if self.pretty {
+                JsonWriter::pretty()
+            } else {
+                JsonWriter::compact()
+            },
             media_type: self.media_type,
         }
     }
@@ -395,7 +403,7 @@ impl McpCodec {
         result: CallToolResult,
         out: &mut Vec<u8>,
     ) -> Result<(), EncodeError> {
-        self.json.encode_value(&result.into_value(), out)
+        self.json.write_value(&result.into_value(), out)
     }
 
     /// The JSON-RPC 2.0 response carrying `result`, as bytes:
@@ -407,7 +415,7 @@ impl McpCodec {
     ) -> Result<Vec<u8>, EncodeError> {
         let mut out = Vec::with_capacity(256);
         self.json
-            .encode_value(&JsonRpcResponse::new(id, result).into_value(), &mut out)?;
+            .write_value(&JsonRpcResponse::new(id, result).into_value(), &mut out)?;
         Ok(out)
     }
 
@@ -422,12 +430,17 @@ impl McpCodec {
         out: &mut Vec<u8>,
     ) -> Result<(), EncodeError> {
         let draft = self.draft(value, false)?;
-        self.json.encode(&Envelope { id, result: &draft }, out)
+        draft.write_response(id, &self.json, out)
     }
 
-    /// The result for `value`, its structured content still borrowed.
-    fn draft<'a>(&self, value: &'a Value, is_error: bool) -> Result<Draft<'a>, EncodeError> {
-        check_depth(value)?;
+    /// The result for `input`, its structured content still borrowed.
+    fn draft<'v, I: Input<'v>>(
+        &self,
+        input: I,
+        is_error: bool,
+    ) -> Result<Draft<I::View>, EncodeError> {
+        check_depth(input.depth())?;
+        let value = input.view();
         let structured = if is_error {
             self.structured_errors && self.structured != StructuredContent::Never
         } else {
@@ -448,7 +461,7 @@ impl McpCodec {
         let mut content = Vec::with_capacity(2);
         let text = match structured {
             Some(_) if self.summary => Some(summary::line(value)),
-            _ => self.render_text(value)?.map(|text| self.limit(text)),
+            _ => self.render_text(input)?.map(|text| self.limit(text)),
         };
         match text {
             Some(text) => content.push(ContentBlock::text(text)),
@@ -456,10 +469,11 @@ impl McpCodec {
             None => {}
         }
         if self.json_text {
-            let json = match &structured {
-                Some(structured) => JsonCodec::new().to_vec(structured)?,
-                None => JsonCodec::new().value_to_vec(value)?,
-            };
+            let mut json = Vec::new();
+            match structured {
+                Some(structured) => structured.write(&JsonWriter::compact(), &mut json)?,
+                None => JsonWriter::compact().write_view(value, &mut json)?,
+            }
             let json = utf8(json, "json")?;
             // With JSON text, the text block may already be this JSON.
             if content.first().and_then(block_text) != Some(json.as_str()) {
@@ -473,29 +487,30 @@ impl McpCodec {
     /// where the version needs an object. With a declared schema the
     /// schema decides, as it does for the advertised schema; without one
     /// the value does.
-    fn structured<'a>(
+    fn structured<'v, V: ValueView<'v>>(
         &self,
-        value: &'a Value,
+        value: V,
         schema: Option<&Value>,
-    ) -> Result<Structured<'a>, EncodeError> {
+    ) -> Result<Structured<V>, EncodeError> {
         if !self.version.requires_object_structured_content() {
             return Ok(Structured::AsIs(value));
         }
+        let is_object = value.as_object().is_some();
         let wrap = match schema {
             Some(schema) => needs_wrapping(schema, self.version),
-            None => !matches!(value, Value::Object(_)),
+            None => !is_object,
         };
         if wrap {
             return Ok(Structured::Wrapped(value));
         }
-        if !matches!(value, Value::Object(_)) {
+        if !is_object {
             return Err(EncodeError::Unrepresentable {
                 format: "mcp".to_owned(),
                 reason: format!(
                     "protocol {} needs structuredContent to be an object and the tool's output \
                      schema is an object schema, but the value is {}",
                     self.version,
-                    kind_of(value)
+                    summary::kind(value)
                 ),
             });
         }
@@ -503,12 +518,12 @@ impl McpCodec {
     }
 
     /// Adds what every result of this version carries.
-    fn finish<'a>(
+    fn finish<V>(
         &self,
         content: Vec<ContentBlock>,
-        structured: Option<Structured<'a>>,
+        structured: Option<Structured<V>>,
         is_error: bool,
-    ) -> Draft<'a> {
+    ) -> Draft<V> {
         let latest = self.version.has_result_type();
         let meta = match &self.server_info {
             Some(info) if latest => {
@@ -525,11 +540,11 @@ impl McpCodec {
         }
     }
 
-    /// The text codec's rendering of `value`, or `None` when it is empty
+    /// The text codec's rendering of `input`, or `None` when it is empty
     /// (or only whitespace).
-    fn render_text(&self, value: &Value) -> Result<Option<String>, EncodeError> {
+    fn render_text<'v>(&self, input: impl Input<'v>) -> Result<Option<String>, EncodeError> {
         let mut bytes = Vec::new();
-        self.text_codec.encode_value(value, &mut bytes)?;
+        input.render(&*self.text_codec, &mut bytes)?;
         let text = utf8(bytes, self.text_codec.format())?;
         Ok((!text.trim().is_empty()).then_some(text))
     }
@@ -555,14 +570,75 @@ impl Codec for McpCodec {
     /// value.
     fn encode_value(&self, value: &Value, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         let draft = self.draft(value, false)?;
-        self.json.encode(&draft, out)
+        draft.write(&self.json, out)
+    }
+
+    /// A tape: typed data becomes a result without a [`Value`]: the text
+    /// codec renders the tape (codec-md walks it), and the structured
+    /// content is written from it.
+    fn fast_path(&self) -> FastPath {
+        FastPath::Tape
+    }
+
+    /// The result of [`Codec::encode_value`], from a tape.
+    fn encode_tape(&self, tape: &Tape, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        let draft = self.draft(tape, false)?;
+        draft.write(&self.json, out)
+    }
+}
+
+/// What a result is made from: a parsed [`Value`], or the [`Tape`] of a
+/// handler's typed data, both read as a [`ValueView`].
+trait Input<'v>: Copy {
+    /// The value, read in place.
+    type View: ValueView<'v>;
+
+    fn view(self) -> Self::View;
+
+    /// How deeply the value nests ([`Value::depth`]).
+    fn depth(self) -> usize;
+
+    /// Appends the text codec's rendering of the value.
+    fn render(self, codec: &dyn Codec, out: &mut Vec<u8>) -> Result<(), EncodeError>;
+}
+
+impl<'v> Input<'v> for &'v Value {
+    type View = &'v Value;
+
+    fn view(self) -> &'v Value {
+        self
+    }
+
+    fn depth(self) -> usize {
+        Value::depth(self)
+    }
+
+    fn render(self, codec: &dyn Codec, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        codec.encode_value(self, out)
+    }
+}
+
+impl<'v> Input<'v> for &'v Tape {
+    type View = TapeNode<'v>;
+
+    fn view(self) -> TapeNode<'v> {
+        self.root()
+    }
+
+    /// Known from the recording: no walk.
+    fn depth(self) -> usize {
+        Tape::depth(self)
+    }
+
+    fn render(self, codec: &dyn Codec, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        codec.encode_tape(self, out)
     }
 }
 
 /// Rejects a value that nests deeper than [`MAX_VALUE_DEPTH`] before any
 /// work is done (`Value::depth` is iterative: no stack risk).
-fn check_depth(value: &Value) -> Result<(), EncodeError> {
-    if value.depth() > MAX_VALUE_DEPTH {
+fn check_depth(depth: usize) -> Result<(), EncodeError> {
+    if depth > MAX_VALUE_DEPTH {
         return Err(EncodeError::DepthLimit {
             limit: MAX_VALUE_DEPTH,
         });
@@ -586,16 +662,5 @@ fn block_text(block: &ContentBlock) -> Option<&str> {
     match block {
         ContentBlock::Text(t) => Some(&t.text),
         ContentBlock::Other(_) => None,
-    }
-}
-
-fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }

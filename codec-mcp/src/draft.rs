@@ -5,11 +5,13 @@
 //! `github.json` benchmark dataset (release build, this machine), writing
 //! through an owned [`CallToolResult`] took about 190 µs and streaming a
 //! [`Draft`] about 130 µs, against 35 µs for the JSON codec alone and
-//! 53 µs for the markdown. [`Draft`] implements `Serialize` with the
-//! members in the wire order, and the JSON codec streams it: numbers keep
-//! their text and objects their order, as they do through a [`Value`].
+//! 53 µs for the markdown. [`Draft::write`] writes the members in the wire
+//! order with codec-core's [`JsonObject`], and the structured content
+//! straight from its [`ValueView`]: a `&Value`, or the node of a tape of
+//! typed data, which never becomes a `Value` at all. Numbers keep their
+//! text and objects their order, as they do through a [`Value`].
 
-use codec_core::{Map, Value};
+use codec_core::{EncodeError, JsonObject, JsonWriter, Map, Value, ValueView};
 use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
 
@@ -19,12 +21,12 @@ use crate::wire::{CallToolResult, ContentBlock, RequestId, TextContent};
 /// `structuredContent`, borrowed: the value itself, or wrapped as
 /// `{"result": value}`.
 #[derive(Debug, Clone, Copy)]
-pub(crate) enum Structured<'a> {
-    AsIs(&'a Value),
-    Wrapped(&'a Value),
+pub(crate) enum Structured<V> {
+    AsIs(V),
+    Wrapped(V),
 }
 
-impl Structured<'_> {
+impl Structured<&Value> {
     /// An owned copy.
     pub(crate) fn to_value(self) -> Value {
         match self {
@@ -36,33 +38,33 @@ impl Structured<'_> {
     }
 }
 
-impl Serialize for Structured<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+impl<'v, V: ValueView<'v>> Structured<V> {
+    /// Appends its JSON.
+    pub(crate) fn write(self, writer: &JsonWriter, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         match self {
-            Structured::AsIs(value) => value.serialize(serializer),
-            // A struct, not a map: the JSON codec buffers maps to sort
-            // their keys, and this one holds the whole value.
+            Structured::AsIs(value) => writer.write_view(value, out),
             Structured::Wrapped(value) => {
-                let mut wrapper = serializer.serialize_struct("Wrapped", 1)?;
-                wrapper.serialize_field(WRAP_KEY, value)?;
-                wrapper.end()
+                let mut wrapper = writer.object(out)?;
+                wrapper.member_view(WRAP_KEY, value)?;
+                wrapper.end();
+                Ok(())
             }
         }
     }
 }
 
 /// A result before it is owned ([`Draft::into_result`]) or written
-/// (`Serialize`).
+/// ([`Draft::write`]), its structured content a `V`.
 #[derive(Debug)]
-pub(crate) struct Draft<'a> {
+pub(crate) struct Draft<V> {
     pub(crate) result_type: Option<&'static str>,
     pub(crate) content: Vec<ContentBlock>,
-    pub(crate) structured: Option<Structured<'a>>,
+    pub(crate) structured: Option<Structured<V>>,
     pub(crate) is_error: bool,
     pub(crate) meta: Option<Map>,
 }
 
-impl Draft<'_> {
+impl Draft<&Value> {
     /// The owned result: copies the structured value.
     pub(crate) fn into_result(self) -> CallToolResult {
         CallToolResult {
@@ -76,48 +78,52 @@ impl Draft<'_> {
     }
 }
 
-impl Serialize for Draft<'_> {
-    /// The members of [`CallToolResult::into_value`], in its order.
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let len = 1
-            + usize::from(self.result_type.is_some())
-            + usize::from(self.structured.is_some())
-            + usize::from(self.is_error)
-            + usize::from(self.meta.is_some());
-        let mut result = serializer.serialize_struct("CallToolResult", len)?;
+impl<'v, V: ValueView<'v>> Draft<V> {
+    /// Appends the JSON of the result: the members of
+    /// [`CallToolResult::into_value`], in its order.
+    pub(crate) fn write(&self, writer: &JsonWriter, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        let mut result = writer.object(out)?;
+        self.write_members(&mut result)?;
+        result.end();
+        Ok(())
+    }
+
+    fn write_members(&self, result: &mut JsonObject<'_>) -> Result<(), EncodeError> {
         if let Some(result_type) = self.result_type {
-            result.serialize_field("resultType", result_type)?;
+            result.member("resultType", result_type)?;
         }
-        result.serialize_field("content", &Blocks(&self.content))?;
-        if let Some(structured) = &self.structured {
-            result.serialize_field("structuredContent", structured)?;
+        result.member("content", &Blocks(&self.content))?;
+        if let Some(structured) = self.structured {
+            result.member_with("structuredContent", |writer, out| {
+                structured.write(writer, out)
+            })?;
         }
         if self.is_error {
-            result.serialize_field("isError", &true)?;
+            result.member("isError", &true)?;
         }
         if let Some(meta) = &self.meta {
-            result.serialize_field("_meta", meta)?;
+            result.member("_meta", meta)?;
         }
-        result.end()
+        Ok(())
     }
-}
 
-/// `{"jsonrpc": "2.0", "id": ..., "result": ...}` around a borrowed result.
-pub(crate) struct Envelope<'a, T> {
-    pub(crate) id: &'a RequestId,
-    pub(crate) result: &'a T,
-}
-
-impl<T: Serialize> Serialize for Envelope<'_, T> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut response = serializer.serialize_struct("JsonRpcResponse", 3)?;
-        response.serialize_field("jsonrpc", "2.0")?;
-        match self.id {
-            RequestId::Integer(n) => response.serialize_field("id", n)?,
-            RequestId::String(s) => response.serialize_field("id", s)?,
+    /// Appends the JSON-RPC 2.0 response carrying the result:
+    /// `{"jsonrpc": "2.0", "id": ..., "result": ...}`.
+    pub(crate) fn write_response(
+        &self,
+        id: &RequestId,
+        writer: &JsonWriter,
+        out: &mut Vec<u8>,
+    ) -> Result<(), EncodeError> {
+        let mut response = writer.object(out)?;
+        response.member("jsonrpc", "2.0")?;
+        match id {
+            RequestId::Integer(n) => response.member("id", n)?,
+            RequestId::String(s) => response.member("id", s)?,
         }
-        response.serialize_field("result", self.result)?;
-        response.end()
+        response.member_with("result", |writer, out| self.write(writer, out))?;
+        response.end();
+        Ok(())
     }
 }
 

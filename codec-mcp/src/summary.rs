@@ -9,8 +9,7 @@
 
 use std::fmt::Write as _;
 
-use codec_core::{Codec, Value};
-use codec_json::JsonCodec;
+use codec_core::{JsonWriter, ValueView, ViewKind};
 
 /// Up to this many chars, the text is the value's compact JSON.
 const MAX_JSON_CHARS: usize = 120;
@@ -19,9 +18,9 @@ const MAX_JSON_CHARS: usize = 120;
 const MAX_MEMBERS_NAMED: usize = 8;
 
 /// The one line for `value`.
-pub(crate) fn line(value: &Value) -> String {
+pub(crate) fn line<'v>(value: impl ValueView<'v>) -> String {
     let mut json = Vec::new();
-    if JsonCodec::new().encode_value(value, &mut json).is_ok() {
+    if JsonWriter::compact().write_view(value, &mut json).is_ok() {
         if let Ok(json) = String::from_utf8(json) {
             if json.chars().count() <= MAX_JSON_CHARS {
                 return json;
@@ -35,41 +34,42 @@ pub(crate) fn line(value: &Value) -> String {
 }
 
 /// `an object with a (3 items), b`, `an array of 100 items`, ...
-fn describe(value: &Value, out: &mut String) {
-    match value {
-        Value::Array(items) => {
+fn describe<'v>(value: impl ValueView<'v>, out: &mut String) {
+    match value.kind() {
+        ViewKind::Array(items) => {
             let _ = write!(out, "an array of {}", items_of(items.len()));
         }
-        Value::Object(map) => {
+        ViewKind::Object(map) => {
             out.push_str("an object with ");
-            if map.is_empty() {
+            let len = map.len();
+            if len == 0 {
                 out.push_str("no members");
             }
-            for (i, (key, member)) in map.iter().take(MAX_MEMBERS_NAMED).enumerate() {
+            for (i, (key, member)) in map.take(MAX_MEMBERS_NAMED).enumerate() {
                 if i > 0 {
                     out.push_str(", ");
                 }
                 out.push_str(key);
-                match member {
-                    Value::Array(items) => {
+                match member.kind() {
+                    ViewKind::Array(items) => {
                         let _ = write!(out, " ({})", items_of(items.len()));
                     }
-                    Value::Object(map) => {
+                    ViewKind::Object(map) => {
                         let _ = write!(out, " ({} member{})", map.len(), plural(map.len()));
                     }
                     _ => {}
                 }
             }
-            if map.len() > MAX_MEMBERS_NAMED {
-                let _ = write!(out, " and {} more", map.len() - MAX_MEMBERS_NAMED);
+            if len > MAX_MEMBERS_NAMED {
+                let _ = write!(out, " and {} more", len - MAX_MEMBERS_NAMED);
             }
         }
-        Value::String(text) => {
+        ViewKind::String(text) => {
             let chars = text.chars().count();
             let _ = write!(out, "a string of {chars} character{}", plural(chars));
         }
         // Scalars other than strings are short enough to be JSON.
-        other => out.push_str(kind(other)),
+        _ => out.push_str(kind(value)),
     }
 }
 
@@ -85,14 +85,16 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+/// What a value is, in words: `a number`, `an object` (errors and
+/// summaries name it).
+pub(crate) fn kind<'v>(value: impl ValueView<'v>) -> &'static str {
+    match value.kind() {
+        ViewKind::Null => "null",
+        ViewKind::Bool(_) => "a boolean",
+        ViewKind::Number(_) => "a number",
+        ViewKind::String(_) => "a string",
+        ViewKind::Array(_) => "an array",
+        ViewKind::Object(_) => "an object",
     }
 }
 

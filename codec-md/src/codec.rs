@@ -1,7 +1,8 @@
 //! [`MarkdownCodec`]: the [`Codec`] for `text/markdown; variant=GFM`.
 
 use codec_core::{
-    Codec, EncodeError, MediaType, RowEncoder, RowsShape, TextLimit, Truncation, Value,
+    Codec, EncodeError, FastPath, MediaType, RowEncoder, RowsShape, Tape, TextLimit, Truncation,
+    Value, ValueView,
 };
 
 use crate::read;
@@ -15,9 +16,10 @@ const MEDIA_TYPE: &str = "text/markdown; charset=utf-8; variant=GFM";
 /// rules of `SPEC.md`.
 ///
 /// Format name `md`, media type `text/markdown; charset=utf-8;
-/// variant=GFM`. Native Rust values go through [`codec_core::to_value`]
-/// (struct field order, sorted map keys), so the markdown mirrors the JSON
-/// codec member for member.
+/// variant=GFM`. Native Rust values are recorded on a
+/// [`Tape`] ([`FastPath::Tape`]), normalized as [`codec_core::to_value`]
+/// normalizes them (struct field order, sorted map keys), so the markdown
+/// mirrors the JSON codec member for member.
 ///
 /// ```
 /// use std::collections::HashMap;
@@ -83,6 +85,17 @@ impl MarkdownCodec {
     pub fn parse(&self, markdown: &str) -> Result<Value, ParseError> {
         read::read_back(markdown, self.options.profile)
     }
+
+    /// Appends the rendering of `value` (a `&Value` or a tape's root),
+    /// cut to the budget if one is set.
+    fn write<'v, V: ValueView<'v>>(&self, value: V, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        let start = out.len();
+        write::render(value, out, &self.options)?;
+        if let Some(budget) = &self.budget {
+            crate::truncate::apply_budget(out, start, budget);
+        }
+        Ok(())
+    }
 }
 
 impl Default for MarkdownCodec {
@@ -101,12 +114,18 @@ impl Codec for MarkdownCodec {
     }
 
     fn encode_value(&self, value: &Value, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        let start = out.len();
-        write::render(value, out, &self.options)?;
-        if let Some(budget) = &self.budget {
-            crate::truncate::apply_budget(out, start, budget);
-        }
-        Ok(())
+        self.write(value, out)
+    }
+
+    /// A tape: the writer walks typed data as it walks a [`Value`], with
+    /// no tree built.
+    fn fast_path(&self) -> FastPath {
+        FastPath::Tape
+    }
+
+    /// The same walk as [`Codec::encode_value`], over the tape.
+    fn encode_tape(&self, tape: &Tape, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        self.write(tape.root(), out)
     }
 
     /// Cuts only where a row or an item ends: [`truncate`](crate::truncate).

@@ -11,7 +11,7 @@
 
 use std::collections::HashSet;
 
-use codec_core::{Map, Number, Value};
+use codec_core::{Number, Value, ValueView, ViewKind};
 
 /// Keys whose string values are code, written fenced even on one line.
 const CODE_KEYS: [&str; 9] = [
@@ -44,33 +44,53 @@ pub(crate) enum Label<'v> {
 }
 
 /// An object's members, labelled by key.
-pub(crate) fn members(map: &Map) -> impl Iterator<Item = (Label<'_>, &Value)> + Clone {
-    map.iter().map(|(k, v)| (Label::Key(k), v))
+pub(crate) fn members<'v, V, I>(members: I) -> impl Iterator<Item = (Label<'v>, V)> + Clone
+where
+    V: ValueView<'v>,
+    I: Iterator<Item = (&'v str, V)> + Clone,
+{
+    members.map(|(k, v)| (Label::Key(k), v))
 }
 
 /// An array's elements, labelled `[i]`.
-pub(crate) fn elements(items: &[Value]) -> impl Iterator<Item = (Label<'_>, &Value)> + Clone {
-    items.iter().enumerate().map(|(i, v)| (Label::Index(i), v))
+pub(crate) fn elements<'v, V, I>(items: I) -> impl Iterator<Item = (Label<'v>, V)> + Clone
+where
+    V: ValueView<'v>,
+    I: Iterator<Item = V> + Clone,
+{
+    items.enumerate().map(|(i, v)| (Label::Index(i), v))
+}
+
+/// Whether two keys are equal. Rows repeat their struct's field names,
+/// which a tape and `to_value` keep by reference: the same address is the
+/// same key, without comparing bytes.
+#[inline]
+pub(crate) fn same_key(a: &str, b: &str) -> bool {
+    a.len() == b.len() && (std::ptr::eq(a.as_ptr(), b.as_ptr()) || a == b)
 }
 
 /// Where `value`, named `label`, goes in its container's body.
-pub(crate) fn placement<'v>(label: Label<'_>, value: &'v Value) -> Placement<'v> {
-    match value {
-        Value::String(s)
+pub(crate) fn placement<'v, V: ValueView<'v>>(label: Label<'_>, value: V) -> Placement<'v> {
+    match value.kind() {
+        ViewKind::String(s)
             if (s.contains('\n') || matches!(label, Label::Key(key) if is_code_key(key)))
                 && fence_eligible(s) =>
         {
             Placement::Fenced(s)
         }
-        Value::Array(items) if !items.is_empty() && !is_inline_list(items) => Placement::Section,
-        Value::Object(map) if !map.is_empty() => Placement::Section,
+        ViewKind::Array(items) if items.len() > 0 && !is_inline_list(items.clone()) => {
+            Placement::Section
+        }
+        ViewKind::Object(members) if members.len() > 0 => Placement::Section,
         _ => Placement::Inline,
     }
 }
 
 /// Whether `key` names code (`diff`, `stdout`, ...; any case).
 pub(crate) fn is_code_key(key: &str) -> bool {
-    CODE_KEYS.iter().any(|k| key.eq_ignore_ascii_case(k))
+    // Most keys are not code keys: a length outside theirs says so
+    // without comparing.
+    (4..=10).contains(&key.len()) && CODE_KEYS.iter().any(|k| key.eq_ignore_ascii_case(k))
 }
 
 /// A fence cannot hold CR (parsers normalize line endings) or NUL.
@@ -80,10 +100,11 @@ pub(crate) fn fence_eligible(s: &str) -> bool {
 
 /// Whether an array is written inline, `a, b, c`: only scalars, and no
 /// string that holds the separator's comma or a line break.
-pub(crate) fn is_inline_list(items: &[Value]) -> bool {
-    items.iter().all(|item| match item {
-        Value::String(s) => !s.bytes().any(|b| b == b',' || b == b'\n'),
-        other => other.is_scalar(),
+pub(crate) fn is_inline_list<'v, V: ValueView<'v>>(mut items: impl Iterator<Item = V>) -> bool {
+    items.all(|item| match item.kind() {
+        ViewKind::String(s) => !s.bytes().any(|b| b == b',' || b == b'\n'),
+        ViewKind::Array(_) | ViewKind::Object(_) => false,
+        _ => true,
     })
 }
 
@@ -91,27 +112,54 @@ pub(crate) fn is_inline_list(items: &[Value]) -> bool {
 /// every value a scalar with no line break, at least one column, and at
 /// most half the cells empty (a sparser table would make the output grow
 /// with the square of the input).
-pub(crate) fn table_columns(items: &[Value]) -> Option<Vec<&str>> {
+pub(crate) fn table_columns<'v, V: ValueView<'v>>(
+    items: impl ExactSizeIterator<Item = V>,
+) -> Option<Vec<&'v str>> {
+    let rows = items.len();
     let mut columns: Vec<&str> = Vec::new();
-    let mut seen: HashSet<&str> = HashSet::new();
+    // The columns again, hashed, once there are too many to search.
+    let mut seen: Option<HashSet<&str>> = None;
     let mut present = 0usize;
     for item in items {
-        let map = item.as_object()?;
-        for (i, (key, value)) in map.iter().enumerate() {
-            match value {
-                Value::Array(_) | Value::Object(_) => return None,
-                Value::String(s) if s.contains('\n') => return None,
+        let ViewKind::Object(members) = item.kind() else {
+            return None;
+        };
+        for (i, (key, value)) in members.enumerate() {
+            match value.kind() {
+                ViewKind::Array(_) | ViewKind::Object(_) => return None,
+                ViewKind::String(s) if s.contains('\n') => return None,
                 _ => {}
             }
             present += 1;
-            // Rows usually repeat the columns in order: skip the hash then.
-            if columns.get(i) != Some(&key) && seen.insert(key) {
+            // Rows usually repeat the columns in order: no search then.
+            if !columns.get(i).is_some_and(|c| same_key(c, key))
+                && is_new_column(&columns, &mut seen, key)
+            {
                 columns.push(key);
             }
         }
     }
-    let cells = items.len().checked_mul(columns.len())?;
+    let cells = rows.checked_mul(columns.len())?;
     (!columns.is_empty() && cells <= present.saturating_mul(2)).then_some(columns)
+}
+
+/// Whether `key` is not yet one of `columns`: a search while there are
+/// few (hashing every key of a small table cost more than the table's
+/// rows: nested.json's 500 item tables), a set beyond.
+fn is_new_column<'v>(
+    columns: &[&'v str],
+    seen: &mut Option<HashSet<&'v str>>,
+    key: &'v str,
+) -> bool {
+    const SEARCHED: usize = 16;
+    match seen {
+        Some(seen) => seen.insert(key),
+        None if columns.len() < SEARCHED => !columns.iter().any(|c| same_key(c, key)),
+        None => {
+            let set = seen.insert(columns.iter().copied().collect());
+            set.insert(key)
+        }
+    }
 }
 
 /// A scalar from its decoded text: empty is null, `true`/`false` are

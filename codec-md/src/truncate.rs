@@ -54,10 +54,16 @@ use codec_core::{truncate_with, Cut, Tally, TextLimit, Truncation};
 /// assert_eq!((rows.kept, rows.total), (14, 100));
 /// ```
 pub fn truncate(text: String, limit: &TextLimit) -> Truncation {
-    let units = Units::scan(&text);
+    // Scanned only when the text must be cut: most texts fit, and the
+    // scan reads every line (an MCP result of 20 rows, whose text fits,
+    // spent 8% of its instructions on it for tabular-20, 24% for
+    // nested-20; callgrind).
+    let mut units: Option<Units> = None;
     truncate_with(text, limit, |text, budget| {
         let end = limit.longest_prefix(text, budget);
-        units.cut_within(end)
+        units
+            .get_or_insert_with(|| Units::scan(text))
+            .cut_within(end)
     })
 }
 
@@ -150,7 +156,10 @@ impl Units {
                 }
                 continue;
             }
-            if line.trim().is_empty() {
+            // A line that starts with a visible ASCII byte is not blank:
+            // most lines, told without trimming them.
+            let visible = line.as_bytes().first().is_some_and(u8::is_ascii_graphic);
+            if !visible && line.trim().is_empty() {
                 units.close(block);
                 block = Block::None;
                 continue;

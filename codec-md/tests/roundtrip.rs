@@ -258,51 +258,30 @@ proptest! {
     }
 }
 
-/// The fenced blocks of SPEC.md as a GFM parser reads them: (info string,
-/// content, line).
-fn spec_fences() -> Vec<(String, String, usize)> {
-    use comrak::nodes::NodeValue;
-
-    let arena = comrak::Arena::new();
-    let root = comrak::parse_document(
-        &arena,
-        include_str!("../SPEC.md"),
-        &comrak::Options::default(),
-    );
-    root.descendants()
-        .filter_map(|node| match &node.data().value {
-            NodeValue::CodeBlock(code) => Some((
-                code.info.clone(),
-                code.literal.clone(),
-                node.data().sourcepos.start.line,
-            )),
-            _ => None,
-        })
-        .collect()
-}
-
 /// Every default example of SPEC.md reads back as its normal form; every
 /// lossless example renders as written and reads back exactly.
 #[test]
 fn spec_examples_read_back() {
-    let fences = spec_fences();
+    let fences = support::fences(include_str!("../SPEC.md"));
     let mut lossless_examples = 0;
     for pair in fences.windows(2) {
-        let [(info, input, line), (out_info, output, _)] = pair else {
-            continue;
+        let [input, output] = pair else { continue };
+        let line = input.line;
+        let value = || {
+            codec_core::from_str(&input.content)
+                .unwrap_or_else(|e| panic!("SPEC.md line {line}: {e}"))
         };
-        let value =
-            || codec_core::from_str(input).unwrap_or_else(|e| panic!("SPEC.md line {line}: {e}"));
-        match (info.as_str(), out_info.as_str()) {
+        match (input.info.as_str(), output.info.as_str()) {
             ("json", "markdown") => {
                 let value = value();
-                let parsed = parse(output).unwrap_or_else(|e| panic!("SPEC.md line {line}: {e}"));
+                let parsed =
+                    parse(&output.content).unwrap_or_else(|e| panic!("SPEC.md line {line}: {e}"));
                 assert_eq!(parsed, normalize(&value), "SPEC.md line {line}");
             }
             ("json lossless", "markdown lossless") => {
                 let value = value();
                 let markdown = check_lossless(&format!("SPEC.md line {line}"), &value);
-                assert_eq!(&markdown, output, "SPEC.md line {line}");
+                assert_eq!(markdown, output.content, "SPEC.md line {line}");
                 lossless_examples += 1;
             }
             _ => {}

@@ -6,36 +6,10 @@ mod support;
 
 use codec_core::from_str;
 
-/// A fenced block of SPEC.md: its info string, content and line.
-struct Fence {
-    info: String,
-    content: String,
-    line: usize,
-}
-
-/// The fenced blocks of SPEC.md, read by a GFM parser: exactly what a
-/// reader of the rendered document sees.
-fn fences(text: &str) -> Vec<Fence> {
-    use comrak::nodes::NodeValue;
-
-    let arena = comrak::Arena::new();
-    let root = comrak::parse_document(&arena, text, &comrak::Options::default());
-    root.descendants()
-        .filter_map(|node| match &node.data().value {
-            NodeValue::CodeBlock(code) => Some(Fence {
-                info: code.info.clone(),
-                content: code.literal.clone(),
-                line: node.data().sourcepos.start.line,
-            }),
-            _ => None,
-        })
-        .collect()
-}
-
 #[test]
 fn every_example_renders_as_written() {
     let spec = include_str!("../SPEC.md");
-    let fences = fences(spec);
+    let fences = support::fences(spec);
     let mut checked = 0;
     for pair in fences.windows(2) {
         let [input, output] = pair else { continue };

@@ -43,8 +43,9 @@
 )]
 #![cfg_attr(
     feature = "axum",
-    doc = "- [`Negotiated`], [`NegotiateLayer`] and its [`NegotiateService`] (feature \
-           `axum`): a handler returns `Negotiated(data)` (or a `NegotiatedStream`) and the \
+    doc = "- [`Negotiated`], [`NegotiateLayer`], its [`NegotiateService`] and \
+           [`NegotiateFuture`] (feature `axum`): a handler returns `Negotiated(data)` (or a \
+           `NegotiatedStream`) and the \
            layer runs the negotiated codec."
 )]
 //!
@@ -161,7 +162,7 @@ mod vary;
 pub use accept::{MAX_ELEMENTS, MAX_PARAMS};
 pub use agents::AGENT_USER_AGENTS;
 #[cfg(feature = "axum")]
-pub use axum_layer::{NegotiateLayer, NegotiateService, Negotiated};
+pub use axum_layer::{NegotiateFuture, NegotiateLayer, NegotiateService, Negotiated};
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub use headers::{

@@ -9,9 +9,10 @@
 //! of compact JSON per second), as markdown.
 //!
 //! `cargo run -p benches --release --bin ratios [-- ROUNDS [ROUND_MS] [GROUP...]]`
-//! GROUP is `typed`, `value` or `parse` (default: all three), or
+//! GROUP is `typed`, `value`, `parse` or `serve` (default: all four), or
 //! `to_value` (the typed group's baseline and `codec_core::to_value`
-//! alone); the parse group also has two small responses of 20 rows.
+//! alone); the parse and serve groups also have two small responses of 20
+//! rows.
 //! With `--features toon`, the TOON encoder is a column too (and serde_json
 //! has `preserve_order`, see benches/Cargo.toml).
 
@@ -19,6 +20,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use benches::codecs::codecs;
+use benches::serve::{self, Route, Server};
 use benches::types::{Typed, Visit};
 use benches::DATASETS;
 use codec_core::{Codec, CodecExt};
@@ -255,6 +257,31 @@ fn main() {
             ];
             row(label, compact.len(), &mut cases, plan, &mut header);
         }
+    }
+    if groups.includes("serve") {
+        serve_group(plan);
+    }
+}
+
+/// The negotiated path end to end ([`benches::serve`]): `axum::Json`
+/// beside the three negotiated codecs, through an axum `Router`.
+fn serve_group(plan: Plan) {
+    println!("\n### serve (typed data through an axum Router; baseline axum::Json)\n");
+    let mut header = false;
+    for (label, typed) in serve::inputs() {
+        let server = Server::typed(&typed);
+        let bytes = server.body_len(Route::AxumJson);
+        let server = &server;
+        let mut cases: Vec<Case<'_>> = Route::ALL
+            .iter()
+            .map(|&route| -> Case<'_> {
+                (
+                    route.name().into(),
+                    Box::new(move || server.body_len(black_box(route))),
+                )
+            })
+            .collect();
+        row(label, bytes, &mut cases, plan, &mut header);
     }
 }
 

@@ -124,7 +124,8 @@ mod tests {
         match Pin::new(body).poll_frame(&mut Context::from_waker(waker)) {
             Poll::Ready(Some(Ok(frame))) => Some(frame.into_data().unwrap()),
             Poll::Ready(None) => None,
-            Poll::Pending => panic!("a shared body is always ready"),
+            Poll::Ready(Some(Err(e))) => panic!("these bodies never fail: {e}"),
+            Poll::Pending => panic!("these bodies are always ready"),
         }
     }
 
@@ -154,5 +155,22 @@ mod tests {
         drop(body);
         assert_eq!(bound.available_permits(), 1);
         assert!(next(&mut SharedBody::empty()).is_none());
+    }
+
+    #[test]
+    fn a_streamed_body_holds_its_slot_to_its_end() {
+        let bound = Arc::new(Semaphore::new(1));
+        let slot = bound.clone().try_acquire_owned().unwrap();
+        let rows = negotiate::NegotiatedStream::from_iter([1, 2, 3]);
+        let codec = Arc::new(codec_json::JsonCodec::new());
+        let mut body = SharedBody::streaming(rows.into_body(codec), slot);
+        assert!(!body.is_end_stream());
+        let mut out = Vec::new();
+        while let Some(chunk) = next(&mut body) {
+            out.extend_from_slice(&chunk);
+        }
+        assert_eq!(out, b"[1,2,3]");
+        assert_eq!(bound.available_permits(), 1);
+        assert!(body.is_end_stream());
     }
 }

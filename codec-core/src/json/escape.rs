@@ -36,6 +36,12 @@ pub trait JsonEscapes: Copy {
     /// text without decoding it.
     const NON_ASCII: bool;
 
+    /// Whether [`escapes`](JsonEscapes::escapes) can be true for an ASCII
+    /// character (true unless set). When neither this nor
+    /// [`NON_ASCII`](JsonEscapes::NON_ASCII) is, only JSON's own escapes
+    /// are written, and the writer skips plain text eight bytes at a time.
+    const ASCII: bool = true;
+
     /// Whether `c` is written `\uXXXX` (a surrogate pair of them above
     /// U+FFFF). Asked only about characters JSON lets through raw.
     fn escapes(self, c: char) -> bool;
@@ -47,6 +53,7 @@ pub struct StandardEscapes;
 
 impl JsonEscapes for StandardEscapes {
     const NON_ASCII: bool = false;
+    const ASCII: bool = false;
 
     #[inline]
     fn escapes(self, _: char) -> bool {
@@ -89,11 +96,30 @@ static ESCAPE: [u8; 256] = {
 /// 467k with codec-json's previous writer.
 #[inline]
 pub(crate) fn write_str<E: JsonEscapes>(out: &mut Vec<u8>, s: &str, escapes: E) {
+    // Room for the string and its quotes at once: most strings need no
+    // escape, and then nothing below grows the buffer again.
+    out.reserve(s.len() + 2);
     out.push(b'"');
     let bytes = s.as_bytes();
     let mut start = 0;
     let mut i = 0;
     while i < bytes.len() {
+        if !E::ASCII && !E::NON_ASCII {
+            // JSON's own escapes only: eight bytes at a time while none of
+            // them needs one. In time, one byte at a time was 60% of
+            // serving github.json and 1.26x serde_json's serializer (perf,
+            // on the 2-core machine); in instructions it was at par.
+            while let Some(chunk) = bytes.get(i..i + 8) {
+                let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+                if needs_json_escape(word) {
+                    break;
+                }
+                i += 8;
+            }
+            if i >= bytes.len() {
+                break;
+            }
+        }
         let b = bytes[i];
         let candidate = ESCAPE[usize::from(b)] != __
             || (b < 0x80 && escapes.escapes(char::from(b)))
@@ -109,6 +135,19 @@ pub(crate) fn write_str<E: JsonEscapes>(out: &mut Vec<u8>, s: &str, escapes: E) 
     }
     out.extend_from_slice(&bytes[start..]);
     out.push(b'"');
+}
+
+/// Whether any of the eight bytes of `word` is one JSON escapes: a
+/// control character, `"` or `\\` (exact, by the usual bit tricks: a byte
+/// below `n` sets its high bit in `word - n` and not in `word`).
+#[inline]
+fn needs_json_escape(word: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let below = |w: u64, n: u8| w.wrapping_sub(ONES * u64::from(n)) & !w & HIGH;
+    let quote = word ^ (ONES * u64::from(b'"'));
+    let backslash = word ^ (ONES * u64::from(b'\\'));
+    (below(word, 0x20) | below(quote, 1) | below(backslash, 1)) != 0
 }
 
 /// Writes `s[start..at]` and the escape of the character at `at`, and
@@ -212,6 +251,13 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// The eight-byte test says what a byte-by-byte one says.
+        #[test]
+        fn words_need_escapes_exactly_when_a_byte_does(bytes in proptest::array::uniform8(0u8..)) {
+            let bytewise = bytes.iter().any(|&b| ESCAPE[usize::from(b)] != __);
+            proptest::prop_assert_eq!(needs_json_escape(u64::from_le_bytes(bytes)), bytewise);
+        }
+
         /// Any string, with or without extra escapes: valid JSON that reads
         /// back as the string, no escaped character left raw, and
         /// serde_json's bytes when nothing extra is asked.

@@ -17,14 +17,16 @@
 //! [`Codec`]: crate::Codec
 
 mod escape;
+mod object;
 mod ser;
 mod value;
 
 use serde::Serialize;
 
 pub use escape::{JsonEscapes, StandardEscapes};
+pub use object::JsonObject;
 
-use crate::{EncodeError, Value, DEFAULT_MAX_DEPTH};
+use crate::{EncodeError, Value, ValueView, DEFAULT_MAX_DEPTH};
 
 /// How a [`JsonWriter`] lays out its output.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -180,7 +182,29 @@ impl<E: JsonEscapes> JsonWriter<E> {
     /// Appends the JSON of a [`Value`], in its own key order and with its
     /// numbers' exact text.
     pub fn write_value(&self, value: &Value, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        value::write_value(self, value, out, self.level)
+        value::write_view(self, value, out, self.level)
+    }
+
+    /// Appends the JSON of any [`ValueView`] (a `&Value`, or a
+    /// [`Tape`](crate::Tape)'s node), in its own key order and with its
+    /// numbers' exact text: [`write_value`](JsonWriter::write_value)'s
+    /// bytes for the same value.
+    ///
+    /// ```
+    /// use codec_core::{JsonWriter, Tape};
+    ///
+    /// let tape = Tape::from_serialize(&[("b", 1.5), ("a", 2.0)]).unwrap();
+    /// let mut out = Vec::new();
+    /// JsonWriter::compact().write_view(tape.root(), &mut out).unwrap();
+    /// assert_eq!(out, br#"[["b",1.5],["a",2.0]]"#);
+    /// ```
+    #[inline]
+    pub fn write_view<'v, V: ValueView<'v>>(
+        &self,
+        view: V,
+        out: &mut Vec<u8>,
+    ) -> Result<(), EncodeError> {
+        value::write_view(self, view, out, self.level)
     }
 
     /// Appends `s` as a JSON string, quotes included.

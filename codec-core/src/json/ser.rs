@@ -10,7 +10,7 @@ use std::ops::Range;
 
 use serde::ser::{self, Serialize};
 
-use super::value::write_value;
+use super::value::write_view;
 use super::{JsonEscapes, JsonWriter};
 use crate::{write_key, Number, ToValueError, Value, NUMBER_TOKEN, ORDERED_MAP_TOKEN};
 
@@ -52,6 +52,16 @@ impl<'a, E: JsonEscapes> Serializer<'a, E> {
             first: true,
             variant_close: false,
         })
+    }
+
+    /// An integer's text, formatted at its own width (as serde_json does:
+    /// widening a `u32` to format it as a `u64` cost tabular 8% of its
+    /// time against serde_json's 6%, perf).
+    #[inline]
+    fn integer<I: itoa::Integer>(self, v: I) -> Result<()> {
+        self.out
+            .extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
+        Ok(())
     }
 
     /// `{"variant":` then the caller writes the inner value at level + 1.
@@ -201,7 +211,7 @@ impl<E: JsonEscapes> SortedMap<'_, E> {
         let mut members = Vec::with_capacity(map.len() + 1);
         for (key, value) in map {
             let from = scratch.len();
-            write_value(self.writer, &value, &mut scratch, self.level + 1)
+            write_view(self.writer, &value, &mut scratch, self.level + 1)
                 .map_err(|e| ser::Error::custom(e.to_string()))?;
             members.push((key, from..scratch.len()));
         }
@@ -320,51 +330,43 @@ impl<'a, E: JsonEscapes> ser::Serializer for Serializer<'a, E> {
     }
     #[inline]
     fn serialize_i8(self, v: i8) -> Result<()> {
-        self.serialize_i64(i64::from(v))
+        self.integer(v)
     }
     #[inline]
     fn serialize_i16(self, v: i16) -> Result<()> {
-        self.serialize_i64(i64::from(v))
+        self.integer(v)
     }
     #[inline]
     fn serialize_i32(self, v: i32) -> Result<()> {
-        self.serialize_i64(i64::from(v))
+        self.integer(v)
     }
     #[inline]
     fn serialize_i64(self, v: i64) -> Result<()> {
-        self.out
-            .extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
-        Ok(())
+        self.integer(v)
     }
     #[inline]
     fn serialize_i128(self, v: i128) -> Result<()> {
-        self.out
-            .extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
-        Ok(())
+        self.integer(v)
     }
     #[inline]
     fn serialize_u8(self, v: u8) -> Result<()> {
-        self.serialize_u64(u64::from(v))
+        self.integer(v)
     }
     #[inline]
     fn serialize_u16(self, v: u16) -> Result<()> {
-        self.serialize_u64(u64::from(v))
+        self.integer(v)
     }
     #[inline]
     fn serialize_u32(self, v: u32) -> Result<()> {
-        self.serialize_u64(u64::from(v))
+        self.integer(v)
     }
     #[inline]
     fn serialize_u64(self, v: u64) -> Result<()> {
-        self.out
-            .extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
-        Ok(())
+        self.integer(v)
     }
     #[inline]
     fn serialize_u128(self, v: u128) -> Result<()> {
-        self.out
-            .extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
-        Ok(())
+        self.integer(v)
     }
     #[inline]
     fn serialize_f32(self, v: f32) -> Result<()> {

@@ -1,43 +1,47 @@
-//! A [`Value`] as JSON, in its own key order.
+//! A [`Value`](crate::Value), or any [`ValueView`], as JSON, in its own
+//! key order.
 
 use super::{JsonEscapes, JsonWriter};
-use crate::{EncodeError, Value};
+use crate::view::{ValueView, ViewKind};
+use crate::EncodeError;
 
-/// Writes `value`, `level` containers already open. Recursion is bounded
+/// Writes `view`, `level` containers already open. Recursion is bounded
 /// by the writer's depth limit: a deeper value is an error before the
 /// stack is at risk.
-pub(crate) fn write_value<E: JsonEscapes>(
+pub(crate) fn write_view<'v, E: JsonEscapes, V: ValueView<'v>>(
     writer: &JsonWriter<E>,
-    value: &Value,
+    view: V,
     out: &mut Vec<u8>,
     level: usize,
 ) -> Result<(), EncodeError> {
     let style = writer.style;
-    match value {
-        Value::Null => out.extend_from_slice(b"null"),
-        Value::Bool(true) => out.extend_from_slice(b"true"),
-        Value::Bool(false) => out.extend_from_slice(b"false"),
-        Value::Number(n) => n.write_to(out),
-        Value::String(s) => writer.write_str(s, out),
-        Value::Array(items) => {
+    match view.kind() {
+        ViewKind::Null => out.extend_from_slice(b"null"),
+        ViewKind::Bool(true) => out.extend_from_slice(b"true"),
+        ViewKind::Bool(false) => out.extend_from_slice(b"false"),
+        ViewKind::Number(n) => n.write_to(out),
+        ViewKind::String(s) => writer.write_str(s, out),
+        ViewKind::Array(items) => {
             writer.check_depth(level)?;
             out.push(b'[');
-            for (i, item) in items.iter().enumerate() {
+            let any = items.len() > 0;
+            for (i, item) in items.enumerate() {
                 style.before_item(out, i == 0, level + 1);
-                write_value(writer, item, out, level + 1)?;
+                write_view(writer, item, out, level + 1)?;
             }
-            style.close(out, !items.is_empty(), level, b']');
+            style.close(out, any, level, b']');
         }
-        Value::Object(map) => {
+        ViewKind::Object(members) => {
             writer.check_depth(level)?;
             out.push(b'{');
-            for (i, (key, item)) in map.iter().enumerate() {
+            let any = members.len() > 0;
+            for (i, (key, item)) in members.enumerate() {
                 style.before_item(out, i == 0, level + 1);
                 writer.write_str(key, out);
                 style.colon(out);
-                write_value(writer, item, out, level + 1)?;
+                write_view(writer, item, out, level + 1)?;
             }
-            style.close(out, !map.is_empty(), level, b'}');
+            style.close(out, any, level, b'}');
         }
     }
     Ok(())

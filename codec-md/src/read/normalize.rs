@@ -76,15 +76,15 @@ fn document(value: &Value, out: &mut Vec<Block>) {
         Value::Array(items) if items.is_empty() => out.push(block(Kind::Scalar(value.clone()))),
         Value::Object(map) if map.is_empty() => out.push(block(Kind::Scalar(value.clone()))),
         Value::Array(items) => {
-            if let Some(columns) = schema::table_columns(items) {
+            if let Some(columns) = schema::table_columns(items.iter()) {
                 out.push(block(Kind::Table(table(items, &columns))));
-            } else if schema::is_inline_list(items) {
+            } else if schema::is_inline_list(items.iter()) {
                 out.push(block(Kind::Scalar(list(items))));
             } else {
-                body(schema::elements(items), 1, out);
+                body(schema::elements(items.iter()), 1, out);
             }
         }
-        Value::Object(map) => body(schema::members(map), 1, out),
+        Value::Object(map) => body(schema::members(map.iter()), 1, out),
     }
 }
 
@@ -134,10 +134,10 @@ fn body<'v>(
             capped: level >= 6,
         }));
         match value {
-            Value::Object(map) => body(schema::members(map), level + 1, out),
-            Value::Array(items) => match schema::table_columns(items) {
+            Value::Object(map) => body(schema::members(map.iter()), level + 1, out),
+            Value::Array(items) => match schema::table_columns(items.iter()) {
                 Some(columns) => out.push(block(Kind::Table(table(items, &columns)))),
-                None => body(schema::elements(items), level + 1, out),
+                None => body(schema::elements(items.iter()), level + 1, out),
             },
             _ => {}
         }

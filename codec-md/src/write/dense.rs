@@ -26,12 +26,13 @@
 
 use std::collections::HashMap;
 
-use codec_core::{EncodeError, Map, Value};
+use codec_core::{EncodeError, ValueView, ViewKind};
 
-use super::escape::{self, Context};
+use super::escape::{self, Context, Scalar};
+use super::estimate::{estimate_hundredths, Estimate};
 use super::json;
 use super::{Layout, Writer};
-use crate::schema::{elements, is_inline_list, members};
+use crate::schema::{elements, is_inline_list, members, same_key};
 
 /// A cell keeps a string with at most this many line breaks (as `&#10;`);
 /// a row with a longer one makes the array a list of sections, where the
@@ -64,6 +65,8 @@ pub(super) struct DenseLayout {
     /// Keep the markdown whatever the estimate says: for the rule tests,
     /// whose small inputs JSON would win. False outside them.
     markdown_only: bool,
+    /// What the JSON estimate keeps from one container to the next.
+    scratch: json::JsonScratch,
 }
 
 impl DenseLayout {
@@ -71,6 +74,7 @@ impl DenseLayout {
         DenseLayout {
             decided: Vec::new(),
             markdown_only: false,
+            scratch: json::JsonScratch::default(),
         }
     }
 
@@ -78,8 +82,8 @@ impl DenseLayout {
     #[cfg(test)]
     fn markdown_only() -> DenseLayout {
         DenseLayout {
-            decided: Vec::new(),
             markdown_only: true,
+            ..DenseLayout::new()
         }
     }
 }
@@ -87,20 +91,21 @@ impl DenseLayout {
 impl Layout for DenseLayout {
     /// A container is markdown, or its JSON (a paragraph, or a fenced
     /// `json` block) when that is cheaper; a scalar as in the default.
-    fn document(w: &mut Writer<'_, Self>, value: &Value) -> Result<(), EncodeError> {
-        match value {
-            Value::Array(_) | Value::Object(_) => {
-                w.enter(1)?;
-                markdown_or_json(w, value, 1, 0, true)
-            }
-            _ => w.document(value),
+    fn document<'v, V: ValueView<'v>>(
+        w: &mut Writer<'_, Self>,
+        value: V,
+    ) -> Result<(), EncodeError> {
+        if value.is_scalar() {
+            return w.document(value);
         }
+        w.enter(1)?;
+        markdown_or_json(w, value, 1, 0, true)
     }
 
     /// Markdown, or a fenced `json` block when that is cheaper.
-    fn section_body(
+    fn section_body<'v, V: ValueView<'v>>(
         w: &mut Writer<'_, Self>,
-        value: &Value,
+        value: V,
         level: usize,
         depth: usize,
     ) -> Result<(), EncodeError> {
@@ -109,10 +114,9 @@ impl Layout for DenseLayout {
 }
 
 /// A container that [`markdown_or_json`] decided, as the one enclosing it
-/// sees it: where its output is in the enclosing scratch buffer, what that
-/// output and the container's JSON are estimated to cost (hundredths of a
-/// token), and which value it is (its address: it is compared, never
-/// followed).
+/// sees it: where its output is in the output buffer, what that output and
+/// the container's JSON are estimated to cost (hundredths of a token), and
+/// which value it is (its [`ValueView::id`]).
 #[derive(Debug, Clone, Copy)]
 struct Decided {
     start: usize,
@@ -122,58 +126,57 @@ struct Decided {
     value: usize,
 }
 
-/// Writes `value` (a container at `depth`) as markdown into a scratch
-/// buffer, and keeps it or writes the JSON instead, whichever
-/// [`estimate_hundredths`] says is cheaper.
+/// Writes `value` (a container at `depth`) as markdown, and keeps it or
+/// writes the JSON instead, whichever [`estimate_hundredths`] says is
+/// cheaper.
 ///
 /// The sections inside decide first and report their ranges and costs
 /// ([`Decided`]), so this estimate reads only the markdown between them
-/// and the JSON around them (written without them): each byte of the
-/// input is estimated once, and written as JSON only where JSON is kept.
-/// Their markdown is copied once per enclosing section.
-fn markdown_or_json(
+/// and the JSON around them: each byte of the input is estimated once, and
+/// written as JSON only where JSON is kept. The markdown is written in
+/// place and cut off when JSON wins; the JSON is estimated without being
+/// written ([`json::estimate_skipping`]). Measured on tabular (callgrind):
+/// copying the markdown out of a scratch buffer and writing the JSON to
+/// estimate it were 9M of the 24M instructions of a dense rendering.
+fn markdown_or_json<'v, V: ValueView<'v>>(
     w: &mut Writer<'_, DenseLayout>,
-    value: &Value,
+    value: V,
     level: usize,
     depth: usize,
     top: bool,
 ) -> Result<(), EncodeError> {
-    // The markdown goes to the (emptied) output buffer, then trades
-    // places with what was there; so do the sections decided inside.
-    let before = std::mem::take(w.out);
+    let start = w.out.len();
     let outer = std::mem::take(&mut w.layout.decided);
     let started = w.started;
     let result = markdown(w, value, level, depth, top);
-    let markdown = std::mem::replace(w.out, before);
     let mut inner = std::mem::replace(&mut w.layout.decided, outer);
     result?;
 
     let mut markdown_cost = 0;
-    let mut at = 0;
+    let mut at = start;
     for section in &inner {
-        markdown_cost += estimate_hundredths(&markdown[at..section.start]) + section.cost;
+        markdown_cost += estimate_hundredths(&w.out[at..section.start]) + section.cost;
         at = section.end;
     }
-    markdown_cost += estimate_hundredths(&markdown[at..]);
-    let mut skeleton = Vec::new();
+    markdown_cost += estimate_hundredths(&w.out[at..]);
     inner.sort_unstable_by_key(|section| section.value);
-    let skip = |v: &Value| {
-        let address = std::ptr::from_ref(v) as usize;
+    let skip = |v: V| {
         inner
-            .binary_search_by_key(&address, |section| section.value)
+            .binary_search_by_key(&v.id(), |section| section.value)
             .is_ok()
     };
-    json::write_skipping(&mut skeleton, value, depth, w.max_depth, &skip)?;
-    let json_cost = estimate_hundredths(&skeleton)
-        + inner.iter().map(|section| section.json_cost).sum::<usize>();
+    let mut estimate = Estimate::new();
+    let scratch = &mut w.layout.scratch;
+    json::estimate_skipping(&mut estimate, value, depth, w.max_depth, &skip, scratch)?;
+    let json_cost =
+        estimate.finish() + inner.iter().map(|section| section.json_cost).sum::<usize>();
 
-    let start = w.out.len();
     // Markdown wins ties: it is the format the reader asked for.
     let keep_markdown = markdown_cost <= json_cost + 100 * FENCE_TOKENS || w.layout.markdown_only;
     let cost = if keep_markdown {
-        w.out.extend_from_slice(&markdown);
         markdown_cost
     } else {
+        w.out.truncate(start);
         w.started = started;
         w.block();
         if top {
@@ -188,15 +191,15 @@ fn markdown_or_json(
         end: w.out.len(),
         cost,
         json_cost,
-        value: std::ptr::from_ref(value) as usize,
+        value: value.id(),
     });
     Ok(())
 }
 
 /// A fenced `json` block: the exact compact JSON of `value`.
-fn json_fence(
+fn json_fence<'v, V: ValueView<'v>>(
     w: &mut Writer<'_, DenseLayout>,
-    value: &Value,
+    value: V,
     depth: usize,
 ) -> Result<(), EncodeError> {
     w.out.extend_from_slice(b"```json\n");
@@ -211,9 +214,9 @@ fn json_fence(
 /// With no escapes (nested-config has none) the paragraph is the compact
 /// JSON and a line feed: exactly compact JSON's tokens. Returns the
 /// estimated cost of what was written.
-fn json_document(
+fn json_document<'v, V: ValueView<'v>>(
     w: &mut Writer<'_, DenseLayout>,
-    value: &Value,
+    value: V,
     json_cost: usize,
 ) -> Result<usize, EncodeError> {
     let mut json = Vec::new();
@@ -236,34 +239,34 @@ fn json_document(
 
 /// The markdown of a container: a dense table when it is one, else the
 /// default layout (whose sections decide again).
-fn markdown(
+fn markdown<'v, V: ValueView<'v>>(
     w: &mut Writer<'_, DenseLayout>,
-    value: &Value,
+    value: V,
     level: usize,
     depth: usize,
     top: bool,
 ) -> Result<(), EncodeError> {
-    match value {
-        Value::Array(items) if top && items.is_empty() => {
+    match value.kind() {
+        ViewKind::Array(items) if top && items.len() == 0 => {
             w.line(|_, out| out.extend_from_slice(b"[]"));
         }
-        Value::Object(map) if top && map.is_empty() => {
+        ViewKind::Object(map) if top && map.len() == 0 => {
             w.line(|_, out| out.extend_from_slice(b"{}"));
         }
-        Value::Array(items) => {
-            if let Some(table) = DenseTable::of_array(items, depth + 1, w.max_depth)? {
+        ViewKind::Array(items) => {
+            if let Some(table) = DenseTable::<V>::of_array(items.clone(), depth + 1, w.max_depth)? {
                 dense_table(w, &table);
-            } else if top && is_inline_list(items) {
+            } else if top && is_inline_list(items.clone()) {
                 w.line(|layout, out| layout.list(out, items, true));
             } else {
-                w.body(elements(items), None, level, depth)?;
+                w.body(elements(items), None::<V::Members>, level, depth)?;
             }
         }
-        Value::Object(map) => {
-            if let Some(table) = DenseTable::of_map(map, depth + 1, w.max_depth)? {
+        ViewKind::Object(map) => {
+            if let Some(table) = DenseTable::<V>::of_map(map.clone(), depth + 1, w.max_depth)? {
                 dense_table(w, &table);
             } else {
-                w.body(members(map), Some(map), level, depth)?;
+                w.body(members(map.clone()), Some(map), level, depth)?;
             }
         }
         _ => {}
@@ -273,7 +276,7 @@ fn markdown(
 
 /// A dense table: header and delimiter rows with outer pipes, body rows
 /// without.
-fn dense_table(w: &mut Writer<'_, DenseLayout>, table: &DenseTable<'_>) {
+fn dense_table<'v, V: ValueView<'v>>(w: &mut Writer<'_, DenseLayout>, table: &DenseTable<'v, V>) {
     w.block();
     let out = &mut *w.out;
     out.push(b'|');
@@ -298,16 +301,16 @@ fn dense_table(w: &mut Writer<'_, DenseLayout>, table: &DenseTable<'_>) {
     // A one-column table keeps its outer pipes: a line with no pipe at
     // all reads as a row to some parsers only.
     let outer = table.width() == 1;
-    let mut cells: Vec<Option<&Value>> = vec![None; table.columns.len()];
+    let mut cells: Vec<Option<V>> = vec![None; table.columns.len()];
     let mut path = Vec::new();
-    for &(key, map) in &table.rows {
-        table.cells(map, &mut path, &mut cells);
+    for (key, map) in &table.rows {
+        table.cells(map.clone(), &mut path, &mut cells);
         let start = out.len();
         if outer {
             out.push(b'|');
         }
         let mut first = true;
-        if let Some(key) = key {
+        if let Some(key) = *key {
             escape::write_first_cell(out, key);
             first = false;
         }
@@ -320,7 +323,7 @@ fn dense_table(w: &mut Writer<'_, DenseLayout>, table: &DenseTable<'_>) {
                 }
                 out.push(b'|');
             }
-            if let Some(value) = cell {
+            if let Some(value) = *cell {
                 // Cannot fail: the table checked the depth of its cells.
                 let _ = write_cell(out, value, first, w.max_depth);
             }
@@ -367,7 +370,7 @@ fn write_json_paragraph(out: &mut Vec<u8>, json: &[u8]) -> bool {
 /// it is cheap. Not part of the API.
 #[cfg(feature = "testing")]
 #[doc(hidden)]
-pub fn dense_json_paragraph(value: &Value) -> Option<String> {
+pub fn dense_json_paragraph(value: &codec_core::Value) -> Option<String> {
     let mut json = Vec::new();
     json::write(&mut json, value, 0, codec_core::DEFAULT_MAX_DEPTH).ok()?;
     let mut out = Vec::new();
@@ -375,19 +378,19 @@ pub fn dense_json_paragraph(value: &Value) -> Option<String> {
 }
 
 /// One cell's value: a scalar, `[a, b]`, or JSON in a code span.
-fn write_cell(
+fn write_cell<'v, V: ValueView<'v>>(
     out: &mut Vec<u8>,
-    value: &Value,
+    value: V,
     first: bool,
     max_depth: usize,
 ) -> Result<(), EncodeError> {
-    match value {
-        Value::Null => {}
-        Value::Bool(true) => out.extend_from_slice(b"true"),
-        Value::Bool(false) => out.extend_from_slice(b"false"),
-        Value::Number(n) => n.write_to(out),
-        Value::String(s) if first => escape::write_first_cell(out, s),
-        Value::String(s) => match s.as_bytes().first() {
+    match value.kind() {
+        ViewKind::Null => {}
+        ViewKind::Bool(true) => out.extend_from_slice(b"true"),
+        ViewKind::Bool(false) => out.extend_from_slice(b"false"),
+        ViewKind::Number(n) => n.write_to(out),
+        ViewKind::String(s) if first => escape::write_first_cell(out, s),
+        ViewKind::String(s) => match s.as_bytes().first() {
             // `[` opens a list and a backtick a JSON cell: a string that
             // starts with one says it is text.
             Some(b'[' | b'`') => {
@@ -397,16 +400,16 @@ fn write_cell(
             }
             _ => escape::write_str(out, s, Context::Cell),
         },
-        Value::Array(items) if is_cell_list(items) => {
+        ViewKind::Array(items) if is_cell_list(items.clone()) => {
             out.push(b'[');
-            escape::write_list_in(out, items, Context::Cell, false);
+            escape::write_list_in(out, items.map(Scalar::of), Context::Cell, false);
             // No space before the bracket after an empty last item.
             if out.last() == Some(&b' ') {
                 out.pop();
             }
             out.push(b']');
         }
-        Value::Array(_) | Value::Object(_) => {
+        ViewKind::Array(_) | ViewKind::Object(_) => {
             out.push(b'`');
             json::write(out, value, 0, max_depth)?;
             out.push(b'`');
@@ -418,17 +421,18 @@ fn write_cell(
 /// Whether a row's array is written `[a, b]`: scalars only, and no string
 /// that holds the separator's comma, a bracket or a line break (those make
 /// it a JSON cell).
-fn is_cell_list(items: &[Value]) -> bool {
-    items.iter().all(|item| match item {
-        Value::String(s) => !s.bytes().any(|b| matches!(b, b',' | b'[' | b']' | b'\n')),
-        other => other.is_scalar(),
+fn is_cell_list<'v, V: ValueView<'v>>(mut items: impl Iterator<Item = V>) -> bool {
+    items.all(|item| match item.kind() {
+        ViewKind::String(s) => !s.bytes().any(|b| matches!(b, b',' | b'[' | b']' | b'\n')),
+        ViewKind::Array(_) | ViewKind::Object(_) => false,
+        _ => true,
     })
 }
 
 /// A table of the dense profile: the column paths and the rows. Memory is
 /// the columns and a reference per row; each row's cells are found again
 /// when it is written.
-struct DenseTable<'v> {
+struct DenseTable<'v, V: ValueView<'v>> {
     /// Whether the first column holds the keys of a map.
     keyed: bool,
     /// Each column's path of keys (`["customer", "name"]`), first seen
@@ -436,27 +440,27 @@ struct DenseTable<'v> {
     columns: Vec<Vec<&'v str>>,
     /// Each path's column.
     index: HashMap<Vec<&'v str>, usize>,
-    /// Each row: the map key (in a keyed table) and the object.
-    rows: Vec<(Option<&'v str>, &'v Map)>,
+    /// Each row: the map key (in a keyed table) and the object's members.
+    rows: Vec<(Option<&'v str>, V::Members)>,
     /// The rows' depth, for walking them again.
     depth: usize,
     max_depth: usize,
 }
 
-impl<'v> DenseTable<'v> {
+impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
     fn width(&self) -> usize {
         self.columns.len() + usize::from(self.keyed)
     }
 
     /// Puts each of `map`'s cells in its column's slot of `cells`.
-    fn cells(&self, map: &'v Map, path: &mut Vec<&'v str>, cells: &mut [Option<&'v Value>]) {
+    fn cells(&self, map: V::Members, path: &mut Vec<&'v str>, cells: &mut [Option<V>]) {
         cells.iter_mut().for_each(|c| *c = None);
         let mut at = 0;
         // The table already walked every row: this cannot fail.
         let _ = leaves(map, self.depth, self.max_depth, path, &mut |path, value| {
             // Rows usually repeat the columns in order: no hash then.
             let column = match self.columns.get(at) {
-                Some(column) if column == path => at,
+                Some(column) if same_path(column, path) => at,
                 _ => self.index[path],
             };
             cells[column] = Some(value);
@@ -467,13 +471,11 @@ impl<'v> DenseTable<'v> {
     /// The table of an array, when every element is an object whose
     /// leaves fit in cells. `depth` is the rows' depth.
     fn of_array(
-        items: &'v [Value],
+        items: V::Elements,
         depth: usize,
         max_depth: usize,
-    ) -> Result<Option<DenseTable<'v>>, EncodeError> {
-        let rows = items
-            .iter()
-            .map(|item| item.as_object().map(|map| (None, map)));
+    ) -> Result<Option<DenseTable<'v, V>>, EncodeError> {
+        let rows = items.map(|item| item.as_object().map(|map| (None, map)));
         let Some(table) = DenseTable::build(rows, false, depth, max_depth)? else {
             return Ok(None);
         };
@@ -488,26 +490,26 @@ impl<'v> DenseTable<'v> {
     /// The keyed table of an object whose members are all non-empty
     /// objects.
     fn of_map(
-        map: &'v Map,
+        map: V::Members,
         depth: usize,
         max_depth: usize,
-    ) -> Result<Option<DenseTable<'v>>, EncodeError> {
-        let rows = map.iter().map(|(key, value)| match value {
-            Value::Object(inner) if !inner.is_empty() => Some((Some(key), inner)),
-            _ => None,
-        });
+    ) -> Result<Option<DenseTable<'v, V>>, EncodeError> {
         if map.len() < MIN_KEYED_ROWS {
             return Ok(None);
         }
+        let rows = map.map(|(key, value)| match value.as_object() {
+            Some(inner) if inner.len() > 0 => Some((Some(key), inner)),
+            _ => None,
+        });
         DenseTable::build(rows, true, depth, max_depth)
     }
 
     fn build(
-        rows: impl Iterator<Item = Option<(Option<&'v str>, &'v Map)>>,
+        rows: impl Iterator<Item = Option<(Option<&'v str>, V::Members)>>,
         keyed: bool,
         depth: usize,
         max_depth: usize,
-    ) -> Result<Option<DenseTable<'v>>, EncodeError> {
+    ) -> Result<Option<DenseTable<'v, V>>, EncodeError> {
         let mut table = DenseTable {
             keyed,
             columns: Vec::new(),
@@ -525,13 +527,15 @@ impl<'v> DenseTable<'v> {
             let mut at = 0;
             let (columns, index) = (&mut table.columns, &mut table.index);
             let fits = leaves(
-                map,
+                map.clone(),
                 depth,
                 max_depth,
                 &mut path,
-                &mut |path: &[&'v str], _: &'v Value| {
+                &mut |path: &[&'v str], _: V| {
                     // Rows usually repeat the columns in order: no hash then.
-                    if columns.get(at).is_none_or(|column| column != path)
+                    if columns
+                        .get(at)
+                        .is_none_or(|column| !same_path(column, path))
                         && !index.contains_key(path)
                     {
                         index.insert(path.to_vec(), columns.len());
@@ -556,29 +560,38 @@ impl<'v> DenseTable<'v> {
     }
 }
 
+/// Whether two column paths are equal ([`same_key`] for each key).
+fn same_path(a: &[&str], b: &[&str]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(a, b)| same_key(a, b))
+}
+
 /// Calls `leaf` with the path and value of every cell of `map`: nested
 /// non-empty objects are walked (dotted columns), anything else is a cell.
 /// Returns whether every leaf fits in a cell.
-fn leaves<'v>(
-    map: &'v Map,
+fn leaves<'v, V: ValueView<'v>>(
+    map: V::Members,
     depth: usize,
     max_depth: usize,
     path: &mut Vec<&'v str>,
-    leaf: &mut dyn FnMut(&[&'v str], &'v Value),
+    leaf: &mut impl FnMut(&[&'v str], V),
 ) -> Result<bool, EncodeError> {
     if depth > max_depth {
         return Err(EncodeError::DepthLimit { limit: max_depth });
     }
     for (key, value) in map {
         path.push(key);
-        let fits = match value {
-            Value::Object(inner) if !inner.is_empty() => {
+        let fits = match value.kind() {
+            ViewKind::Object(inner) if inner.len() > 0 => {
                 leaves(inner, depth + 1, max_depth, path, leaf)?
             }
-            Value::String(s) if s.bytes().filter(|&b| b == b'\n').count() > MAX_CELL_BREAKS => {
+            // Most strings have no line break: one search says so.
+            ViewKind::String(s)
+                if s.contains('\n')
+                    && s.bytes().filter(|&b| b == b'\n').count() > MAX_CELL_BREAKS =>
+            {
                 false
             }
-            Value::Array(_) | Value::Object(_) => {
+            ViewKind::Array(_) | ViewKind::Object(_) => {
                 // A JSON cell: check its depth now, so writing cannot fail.
                 if depth + value.depth() > max_depth {
                     return Err(EncodeError::DepthLimit { limit: max_depth });
@@ -598,102 +611,6 @@ fn leaves<'v>(
     }
     Ok(true)
 }
-
-/// A cheap, deterministic estimate of the o200k tokens of `text` (in
-/// hundredths), close
-/// enough to choose between the markdown and the JSON of the same data.
-///
-/// It splits the text roughly as the tokenizer's pre-split does and
-/// weighs each kind of piece, in hundredths of a token: a word 1.2 (plus
-/// 1.0 per 8 letters), a group of up to 3 digits 1.9, a run of line feeds
-/// 2.0, one punctuation character before a word 0.6, a longer punctuation
-/// run 0.25 per character, anything else nothing. The weights are a least
-/// squares fit to the real counts of the markdown and JSON of the 22
-/// choices the eight benchmark datasets make (each within about 10%, and
-/// the markdown's and the JSON's errors go the same way: all 22 choices
-/// agree with the real counts); the test `estimate_agrees_with_o200k`
-/// checks it.
-///
-/// It counts in hundredths of a token, so that the estimates of pieces add
-/// up.
-fn estimate_hundredths(text: &[u8]) -> usize {
-    let mut hundredths = 0;
-    let mut i = 0;
-    while i < text.len() {
-        let class = CLASS[usize::from(text[i])];
-        let start = i;
-        i += 1;
-        match class {
-            LETTER => {
-                while i < text.len() && CLASS[usize::from(text[i])] == LETTER {
-                    i += 1;
-                }
-                hundredths += 120 + 100 * ((i - start) / 8);
-            }
-            DIGIT => {
-                while i < text.len() && CLASS[usize::from(text[i])] == DIGIT {
-                    i += 1;
-                }
-                hundredths += 190 * (i - start).div_ceil(3);
-            }
-            NEWLINE => {
-                while i < text.len() && text[i] == b'\n' {
-                    i += 1;
-                }
-                hundredths += 200;
-            }
-            // A space before a word is part of the word's token.
-            _ if text[start] == b' '
-                && text
-                    .get(i)
-                    .is_some_and(|&b| CLASS[usize::from(b)] == LETTER) => {}
-            _ => {
-                while i < text.len() && CLASS[usize::from(text[i])] == PUNCT {
-                    i += 1;
-                }
-                let n = i - start;
-                if n > 1 {
-                    hundredths += 25 * n;
-                } else if text
-                    .get(i)
-                    .is_some_and(|&b| CLASS[usize::from(b)] == LETTER)
-                {
-                    hundredths += 60;
-                }
-            }
-        }
-    }
-    hundredths
-}
-
-const PUNCT: u8 = 0;
-const LETTER: u8 = 1;
-const DIGIT: u8 = 2;
-const NEWLINE: u8 = 3;
-
-/// The estimate's byte classes: ASCII letters and every non-ASCII byte are
-/// letters, line feeds their own class, everything else (spaces included)
-/// punctuation.
-const fn classes() -> [u8; 256] {
-    let mut table = [PUNCT; 256];
-    let mut b = 0;
-    while b < 256 {
-        let byte = b as u8;
-        table[b] = if byte.is_ascii_alphabetic() || byte >= 0x80 {
-            LETTER
-        } else if byte.is_ascii_digit() {
-            DIGIT
-        } else if byte == b'\n' {
-            NEWLINE
-        } else {
-            PUNCT
-        };
-        b += 1;
-    }
-    table
-}
-
-static CLASS: [u8; 256] = classes();
 
 #[cfg(test)]
 mod tests {

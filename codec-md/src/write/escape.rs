@@ -11,7 +11,7 @@
 
 use std::io::Write;
 
-use codec_core::Value;
+use codec_core::{NumberView, ValueView, ViewKind};
 
 /// Where inline text is written. The context decides which characters can
 /// end or add structure there.
@@ -54,16 +54,24 @@ const fn special_bytes() -> [bool; 256] {
         table[b] = b < 0x20 || b >= 0x7f;
         b += 1;
     }
-    let punct = b"*~`_[<&|#\\";
+    marked(table, b"*~`_[<&|#\\")
+}
+
+/// `table` with the entries of `bytes` set.
+const fn marked(mut table: [bool; 256], bytes: &[u8]) -> [bool; 256] {
     let mut i = 0;
-    while i < punct.len() {
-        table[punct[i] as usize] = true;
+    while i < bytes.len() {
+        table[bytes[i] as usize] = true;
         i += 1;
     }
     table
 }
 
 static SPECIAL: [bool; 256] = special_bytes();
+
+/// [`SPECIAL`], plus `:` and `.`: what strict contexts look at, since
+/// they also neutralize every autolink trigger (R12).
+static STRICT_SPECIAL: [bool; 256] = marked(special_bytes(), b":.");
 
 /// Whether `s` can be written raw in `context` with no analysis.
 fn is_plain(s: &str, line_start: bool) -> bool {
@@ -88,20 +96,78 @@ fn is_intraword(bytes: &[u8], i: usize) -> bool {
         && bytes.get(i + 1).is_some_and(u8::is_ascii_alphanumeric)
 }
 
+/// Whether `s` can be written raw in `context`: [`is_plain`], and in a
+/// strict context no autolink trigger (R12) and, in a path, no `.`. One
+/// pass over the bytes.
+fn is_plain_in(s: &str, context: Context) -> bool {
+    if !context.strict() {
+        return is_plain(s, false);
+    }
+    let bytes = s.as_bytes();
+    let (Some(&first), Some(&last)) = (bytes.first(), bytes.last()) else {
+        return true;
+    };
+    first != b' '
+        && last != b' '
+        && !bytes.iter().enumerate().any(|(i, &b)| {
+            STRICT_SPECIAL[usize::from(b)]
+                && match b {
+                    b'_' => !is_intraword(bytes, i),
+                    b'.' if context == Context::Path => true,
+                    b':' | b'.' => url_trigger(bytes, i),
+                    _ => true,
+                }
+        })
+}
+
 /// Writes `s` in `context`.
+#[inline]
 pub(super) fn write_str(out: &mut Vec<u8>, s: &str, context: Context) {
-    // Strict contexts also neutralize every autolink trigger (R12).
-    let plain = is_plain(s, false)
-        && !(context.strict()
-            && s.bytes()
-                .enumerate()
-                .any(|(i, b)| matches!(b, b':' | b'.') && url_trigger(s.as_bytes(), i)))
-        && !(context == Context::Path && s.contains('.'));
-    if plain {
+    if is_plain_in(s, context) {
         out.extend_from_slice(s.as_bytes());
         return;
     }
     write_line(out, Line::One(s), context, false);
+}
+
+/// Writes the keys of list lines (`- **key**:`, [`Context::Key`]),
+/// remembering which were plain.
+///
+/// The same keys come back on every row of a list of records, and a
+/// struct's field names (on a tape, or in a `Value` built from structs) or
+/// a parsed object's shared key list keep one address: a key at an
+/// address known to be plain is copied without looking at its bytes again
+/// (event-logs: the key scans were an eighth of the rendering).
+#[derive(Debug)]
+pub(super) struct KeyWriter {
+    /// Keys known to be plain, by address: (address, length).
+    plain: [(usize, usize); KEY_SLOTS],
+}
+
+/// Slots of [`KeyWriter`] (a power of two).
+const KEY_SLOTS: usize = 64;
+
+impl Default for KeyWriter {
+    fn default() -> KeyWriter {
+        KeyWriter {
+            plain: [(0, 0); KEY_SLOTS],
+        }
+    }
+}
+
+impl KeyWriter {
+    /// Writes `key` as [`write_str`] does in [`Context::Key`].
+    #[inline]
+    pub(super) fn write(&mut self, out: &mut Vec<u8>, key: &str) {
+        let address = key.as_ptr() as usize;
+        let slot = (address ^ (address >> 6) ^ key.len()) % KEY_SLOTS;
+        if self.plain[slot] == (address, key.len()) || is_plain_in(key, Context::Key) {
+            self.plain[slot] = (address, key.len());
+            out.extend_from_slice(key.as_bytes());
+            return;
+        }
+        write_line(out, Line::One(key), Context::Key, false);
+    }
 }
 
 /// Writes `s` as the whole of a paragraph line: the value rules, plus a
@@ -145,52 +211,90 @@ pub(super) fn write_first_cell(out: &mut Vec<u8>, s: &str) {
 /// Writes scalars as an inline list, `a, b, c`. The strings are escaped as
 /// one line (a `*` in one item could pair with a `*` in another);
 /// `line_start` protects the start of a paragraph line.
-pub(super) fn write_list(out: &mut Vec<u8>, items: &[Value], line_start: bool) {
+pub(super) fn write_list<'a>(
+    out: &mut Vec<u8>,
+    items: impl Iterator<Item = Scalar<'a>> + Clone,
+    line_start: bool,
+) {
     write_list_in(out, items, Context::Value, line_start);
 }
 
 /// [`write_list`] in `context` (a value, or a cell of the dense profile).
-pub(super) fn write_list_in(
+pub(super) fn write_list_in<'a>(
     out: &mut Vec<u8>,
-    items: &[Value],
+    items: impl Iterator<Item = Scalar<'a>> + Clone,
     context: Context,
     line_start: bool,
 ) {
-    let plain = items.iter().enumerate().all(|(i, item)| match item {
-        Value::String(s) => is_plain(s, line_start && i == 0),
+    let plain = items.clone().enumerate().all(|(i, item)| match item {
+        Scalar::Str(s) => is_plain(s, line_start && i == 0),
         _ => true,
     });
     if plain {
-        for (i, item) in items.iter().enumerate() {
+        for (i, item) in items.enumerate() {
             if i > 0 {
                 out.extend_from_slice(b", ");
             }
-            write_scalar_raw(out, item);
+            item.write_raw(out);
         }
         return;
     }
-    write_line(out, Line::List(items), context, line_start);
+    let items: Vec<Scalar<'a>> = items.collect();
+    write_line(out, Line::List(&items), context, line_start);
 }
 
-/// Writes a scalar that needs no escaping: a number's exact text, `true`,
-/// `false`, nothing for null. Strings are written raw: callers check them.
-fn write_scalar_raw(out: &mut Vec<u8>, value: &Value) {
-    match value {
-        Value::Null | Value::Array(_) | Value::Object(_) => {}
-        Value::Bool(true) => out.extend_from_slice(b"true"),
-        Value::Bool(false) => out.extend_from_slice(b"false"),
-        Value::Number(n) => n.write_to(out),
-        Value::String(s) => out.extend_from_slice(s.as_bytes()),
+/// An item of an inline list, as the escaper sees it: only strings are
+/// escaped, since the text of numbers, bools and null has no markdown
+/// meaning.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Scalar<'a> {
+    /// `null`, written as nothing; also a container, which no list holds.
+    Null,
+    Bool(bool),
+    Number(NumberView<'a>),
+    Str(&'a str),
+}
+
+impl<'a> Scalar<'a> {
+    /// The scalar `value` is.
+    #[inline]
+    pub(super) fn of<V: ValueView<'a>>(value: V) -> Scalar<'a> {
+        match value.kind() {
+            ViewKind::Bool(b) => Scalar::Bool(b),
+            ViewKind::Number(n) => Scalar::Number(n),
+            ViewKind::String(s) => Scalar::Str(s),
+            ViewKind::Null | ViewKind::Array(_) | ViewKind::Object(_) => Scalar::Null,
+        }
+    }
+
+    fn as_str(self) -> Option<&'a str> {
+        match self {
+            Scalar::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Writes the scalar with no escaping: a number's exact text, `true`,
+    /// `false`, nothing for null. Strings are written raw: callers check
+    /// them.
+    #[inline]
+    fn write_raw(self, out: &mut Vec<u8>) {
+        match self {
+            Scalar::Null => {}
+            Scalar::Bool(true) => out.extend_from_slice(b"true"),
+            Scalar::Bool(false) => out.extend_from_slice(b"false"),
+            Scalar::Number(n) => n.write_to(out),
+            Scalar::Str(s) => out.extend_from_slice(s.as_bytes()),
+        }
     }
 }
 
 /// The text of an inline line: one string, or the items of an inline
-/// list joined by `, `. Only strings are escaped: the text of numbers,
-/// bools and null has no markdown meaning.
+/// list joined by `, `.
 #[derive(Debug, Clone, Copy)]
 enum Line<'a> {
     One(&'a str),
-    List(&'a [Value]),
+    List(&'a [Scalar<'a>]),
 }
 
 impl<'a> Line<'a> {
@@ -202,7 +306,7 @@ impl<'a> Line<'a> {
         };
         one.map(Some)
             .into_iter()
-            .chain(items.iter().map(Value::as_str))
+            .chain(items.iter().map(|item| item.as_str()))
     }
 }
 
@@ -316,8 +420,8 @@ fn write_pieces(out: &mut Vec<u8>, line: Line<'_>, plan: &Plan) -> bool {
             out.extend_from_slice(b", ");
         }
         match item {
-            Value::String(s) => changed |= write_escaped(out, s, index, plan),
-            other => write_scalar_raw(out, other),
+            Scalar::Str(s) => changed |= write_escaped(out, s, index, plan),
+            other => other.write_raw(out),
         }
     }
     changed
@@ -367,7 +471,23 @@ fn write_escaped(out: &mut Vec<u8>, s: &str, index: usize, plan: &Plan) -> bool 
     let mut escape_underscores = false;
     let mut chars = s.char_indices().peekable();
     let mut prev: Option<char> = None;
+    let line_start = plan.line_start && index == 0;
     while let Some((at, c)) = chars.next() {
+        // A run of bytes no rule looks at is copied as it is (the start of
+        // a paragraph line looks at its first byte).
+        if QUIET[usize::from(bytes[at])] && !(line_start && at == 0) {
+            let run = bytes[at..]
+                .iter()
+                .take_while(|&&b| QUIET[usize::from(b)])
+                .count();
+            out.extend_from_slice(&bytes[at..at + run]);
+            prev = Some(char::from(bytes[at + run - 1]));
+            // Quiet bytes are ASCII: one char each.
+            if run > 1 {
+                chars.nth(run - 2);
+            }
+            continue;
+        }
         let next = chars.peek().copied();
         let escape = match c {
             _ if is_ref(at, c) => Some(Emit::Ref),
@@ -426,6 +546,21 @@ fn write_escaped(out: &mut Vec<u8>, s: &str, index: usize, plan: &Plan) -> bool 
     changed
 }
 
+/// Bytes no rule of [`write_escaped`] looks at, wherever they are in a
+/// line but its first byte: ASCII letters and digits, and the punctuation
+/// that neither pairs, nor opens, nor ends anything in a line. Whitespace
+/// is not quiet (at a string's edges it becomes a reference), nor is `)`
+/// or `.` (`1)` and `1.` open a list at the start of a paragraph).
+static QUIET: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = (b as u8).is_ascii_alphanumeric();
+        b += 1;
+    }
+    marked(table, b"!\"$%'(+,-/;=>?@]^{}")
+};
+
 /// How a character that is not written raw is written.
 #[derive(Debug, Clone, Copy)]
 enum Emit {
@@ -469,6 +604,8 @@ pub(super) fn url_trigger(bytes: &[u8], at: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use codec_core::Value;
+
     use super::*;
 
     fn escaped(s: &str, context: Context) -> String {
@@ -631,7 +768,7 @@ mod tests {
         ];
         for (items, expected) in cases {
             let mut out = Vec::new();
-            write_list(&mut out, items, false);
+            write_list(&mut out, items.iter().map(Scalar::of), false);
             assert_eq!(String::from_utf8(out).unwrap(), *expected, "{items:?}");
         }
     }

@@ -1,7 +1,7 @@
 //! Fenced code blocks (`ESCAPING.md`, *Fenced code*): a string written
 //! verbatim between fences longer than any backtick run in it.
 
-use codec_core::Map;
+use codec_core::ValueView;
 
 use crate::schema::Label;
 
@@ -12,12 +12,16 @@ const LANGUAGE_KEYS: [&str; 4] = ["language", "lang", "ext", "filetype"];
 /// The fence is longer than any backtick run in `s`. The caller checks
 /// that `s` can be fenced ([`crate::schema::fence_eligible`]).
 pub(super) fn write(out: &mut Vec<u8>, s: &str, language: Option<&str>, indent: &[u8]) {
-    let longest = s
-        .as_bytes()
-        .split(|&b| b != b'`')
-        .map(<[u8]>::len)
-        .max()
-        .unwrap_or(0);
+    // Most code has no backtick: one search says so.
+    let longest = if s.contains('`') {
+        s.as_bytes()
+            .split(|&b| b != b'`')
+            .map(<[u8]>::len)
+            .max()
+            .unwrap_or(0)
+    } else {
+        0
+    };
     let ticks = (longest + 1).max(3);
     let fence_line = |out: &mut Vec<u8>| {
         out.extend_from_slice(indent);
@@ -40,24 +44,49 @@ pub(super) fn write(out: &mut Vec<u8>, s: &str, language: Option<&str>, indent: 
 }
 
 /// The info string of a member's fence: `diff` for a `diff` or `patch`
-/// key, else the language a sibling `language`/`lang`/`ext`/`filetype`
-/// string names, when it is a valid info string.
-pub(super) fn language<'v>(label: Label<'_>, siblings: Option<&'v Map>) -> Option<&'v str> {
+/// key, else `siblings`, the language its object names
+/// ([`sibling_language`]), asked only then.
+pub(super) fn language<'v>(
+    label: Label<'_>,
+    siblings: impl FnOnce() -> Option<&'v str>,
+) -> Option<&'v str> {
     match label {
         Label::Key(key)
             if key.eq_ignore_ascii_case("diff") || key.eq_ignore_ascii_case("patch") =>
         {
             Some("diff")
         }
-        _ => LANGUAGE_KEYS.iter().find_map(|key| {
-            let value = siblings?.get(key)?.as_str()?;
-            let valid = !value.is_empty()
-                && value
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b"_+.#-".contains(&b));
-            valid.then_some(value)
-        }),
+        _ => siblings(),
     }
+}
+
+/// The language an object's members name: the first of the
+/// `language`/`lang`/`ext`/`filetype` members (in that order of
+/// preference) that is a valid info string. One pass over the members,
+/// so an object with many fenced members costs no more than one.
+pub(super) fn sibling_language<'v, V: ValueView<'v>>(
+    members: impl Iterator<Item = (&'v str, V)>,
+) -> Option<&'v str> {
+    let mut best: Option<(usize, &'v str)> = None;
+    for (key, value) in members {
+        let Some(rank) = LANGUAGE_KEYS.iter().position(|k| *k == key) else {
+            continue;
+        };
+        if best.is_some_and(|(best, _)| best < rank) {
+            continue;
+        }
+        let Some(value) = value.as_str() else {
+            continue;
+        };
+        let valid = !value.is_empty()
+            && value
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"_+.#-".contains(&b));
+        if valid {
+            best = Some((rank, value));
+        }
+    }
+    best.map(|(_, language)| language)
 }
 
 #[cfg(test)]

@@ -12,9 +12,10 @@
 //! markdown needs no escaping at all around it (a paragraph still escapes
 //! what could pair up inline, see [`super::escape::write_json_line`]).
 
-use codec_core::{EncodeError, JsonEscapes, JsonWriter, Value};
+use codec_core::{EncodeError, JsonEscapes, JsonWriter, ValueView, ViewKind};
 
 use super::escape;
+use super::estimate::{Estimate, Word};
 
 /// What the dense profile's JSON writes `\uXXXX` besides JSON's own
 /// escapes: a backtick, `|`, and the characters markdown never holds raw.
@@ -55,67 +56,177 @@ fn writer(depth: usize, max_depth: usize) -> JsonWriter<MarkdownSafe> {
 
 /// Appends the compact JSON of `value`. Containers nested deeper than
 /// `max_depth - depth` are an [`EncodeError::DepthLimit`].
-pub(super) fn write(
+pub(super) fn write<'v, V: ValueView<'v>>(
     out: &mut Vec<u8>,
-    value: &Value,
+    value: V,
     depth: usize,
     max_depth: usize,
 ) -> Result<(), EncodeError> {
-    writer(depth, max_depth).write_value(value, out)
+    writer(depth, max_depth).write_view(value, out)
 }
 
-/// [`write`], but a member or element for which `skip` is true is written
-/// as nothing (its key and separators stay): the JSON around subtrees whose
-/// cost is already known, for the dense profile's estimate. Strings and
-/// scalars go through the shared writer.
-pub(super) fn write_skipping(
-    out: &mut Vec<u8>,
-    value: &Value,
+/// The estimate of what [`write`] writes for `value` ([`Estimate`]), but
+/// with every member or element for which `skip` is true written as
+/// nothing (its key and separators stay): the JSON around subtrees whose
+/// cost is already known, for the dense profile's choice. Nothing is
+/// written: the JSON's bytes are fed to `estimate` where they are, a
+/// string that needs no escape as it is (`scratch` holds one that does,
+/// as the writer escapes it). Fails where [`write`] would.
+pub(super) fn estimate_skipping<'v, V: ValueView<'v>>(
+    estimate: &mut Estimate,
+    value: V,
     depth: usize,
     max_depth: usize,
-    skip: &dyn Fn(&Value) -> bool,
+    skip: &impl Fn(V) -> bool,
+    scratch: &mut JsonScratch,
 ) -> Result<(), EncodeError> {
     if skip(value) {
         return Ok(());
     }
-    let json = writer(depth, max_depth);
-    let (open, close) = match value {
-        Value::Array(_) => (b'[', b']'),
-        Value::Object(_) => (b'{', b'}'),
-        scalar => return json.write_value(scalar, out),
-    };
-    if depth + 1 > max_depth {
+    let kind = value.kind();
+    if matches!(kind, ViewKind::Array(_) | ViewKind::Object(_)) && depth + 1 > max_depth {
         return Err(EncodeError::DepthLimit { limit: max_depth });
     }
-    out.push(open);
-    match value {
-        Value::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
+    match kind {
+        ViewKind::Null => estimate.feed(b"null"),
+        ViewKind::Bool(true) => estimate.feed(b"true"),
+        ViewKind::Bool(false) => estimate.feed(b"false"),
+        ViewKind::Number(n) => n.with_text(|text| estimate.feed(text.as_bytes())),
+        ViewKind::String(s) => scratch.feed_str(estimate, s),
+        ViewKind::Array(items) => {
+            estimate.feed_byte(b'[');
+            for (i, item) in items.enumerate() {
                 if i > 0 {
-                    out.push(b',');
+                    estimate.feed_byte(b',');
                 }
-                write_skipping(out, item, depth + 1, max_depth, skip)?;
+                estimate_item(estimate, item, depth + 1, max_depth, skip, scratch)?;
             }
+            estimate.feed_byte(b']');
         }
-        Value::Object(map) => {
-            for (i, (key, item)) in map.iter().enumerate() {
+        ViewKind::Object(members) => {
+            estimate.feed_byte(b'{');
+            for (i, (key, item)) in members.enumerate() {
                 if i > 0 {
-                    out.push(b',');
+                    estimate.feed_byte(b',');
                 }
-                json.write_str(key, out);
-                out.push(b':');
-                write_skipping(out, item, depth + 1, max_depth, skip)?;
+                scratch.feed_key(estimate, key);
+                estimate.feed_byte(b':');
+                estimate_item(estimate, item, depth + 1, max_depth, skip, scratch)?;
             }
+            estimate.feed_byte(b'}');
         }
-        _ => {}
     }
-    out.push(close);
     Ok(())
 }
 
+/// [`estimate_skipping`] of a member or element: a scalar in place (only
+/// containers are ever skipped), a container by recursion.
+#[inline]
+fn estimate_item<'v, V: ValueView<'v>>(
+    estimate: &mut Estimate,
+    item: V,
+    depth: usize,
+    max_depth: usize,
+    skip: &impl Fn(V) -> bool,
+    scratch: &mut JsonScratch,
+) -> Result<(), EncodeError> {
+    match item.kind() {
+        ViewKind::Null => estimate.feed(b"null"),
+        ViewKind::Bool(true) => estimate.feed(b"true"),
+        ViewKind::Bool(false) => estimate.feed(b"false"),
+        ViewKind::Number(n) => n.with_text(|text| estimate.feed(text.as_bytes())),
+        ViewKind::String(s) => scratch.feed_str(estimate, s),
+        ViewKind::Array(_) | ViewKind::Object(_) => {
+            return estimate_skipping(estimate, item, depth, max_depth, skip, scratch);
+        }
+    }
+    Ok(())
+}
+
+/// What the JSON estimate keeps from one string to the next: a buffer for
+/// a string that needs escapes, and the keys measured so far.
+#[derive(Debug)]
+pub(super) struct JsonScratch {
+    escaped: Vec<u8>,
+    /// Keys by address, as [`Word`]s when they are words: (address,
+    /// length, measure). A table's rows repeat their keys at one address
+    /// (a struct's field names, a parsed object's shared key list): each
+    /// key is measured once, not once a row.
+    keys: [(usize, usize, Option<Word>); KEY_SLOTS],
+}
+
+/// Slots of [`JsonScratch`]'s keys (a power of two).
+const KEY_SLOTS: usize = 64;
+
+impl Default for JsonScratch {
+    fn default() -> JsonScratch {
+        JsonScratch {
+            escaped: Vec::new(),
+            keys: [(0, 0, None); KEY_SLOTS],
+        }
+    }
+}
+
+impl JsonScratch {
+    /// Feeds `s` as a JSON string of the dense profile: quoted, and
+    /// escaped as [`MarkdownSafe`] escapes it.
+    fn feed_str(&mut self, estimate: &mut Estimate, s: &str) {
+        if is_json_plain(s) {
+            estimate.feed_byte(b'"');
+            estimate.feed(s.as_bytes());
+            estimate.feed_byte(b'"');
+        } else {
+            self.escaped.clear();
+            writer(0, usize::MAX).write_str(s, &mut self.escaped);
+            estimate.feed(&self.escaped);
+        }
+    }
+
+    /// [`JsonScratch::feed_str`] for a key, measured once per address.
+    fn feed_key(&mut self, estimate: &mut Estimate, key: &str) {
+        let address = key.as_ptr() as usize;
+        let slot = (address ^ (address >> 6) ^ key.len()) % KEY_SLOTS;
+        let (cached, len, word) = self.keys[slot];
+        let word = if cached == address && len == key.len() && address != 0 {
+            word
+        } else {
+            let word = is_json_plain(key)
+                .then(|| Word::new(key.as_bytes()))
+                .flatten();
+            self.keys[slot] = (address, key.len(), word);
+            word
+        };
+        match word {
+            Some(word) => {
+                estimate.feed_byte(b'"');
+                estimate.feed_word(&word, key.as_bytes());
+                estimate.feed_byte(b'"');
+            }
+            None => self.feed_str(estimate, key),
+        }
+    }
+}
+
+/// Whether the dense profile's JSON writes `s` with no escape.
+fn is_json_plain(s: &str) -> bool {
+    s.bytes().all(|b| JSON_PLAIN[usize::from(b)])
+}
+
+/// The bytes the dense profile's JSON writes as they are in a string:
+/// printable ASCII but `"`, `\\` and what [`MarkdownSafe`] escapes.
+static JSON_PLAIN: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0x20;
+    while b < 0x7f {
+        table[b] = !ASCII[b] && b != b'"' as usize && b != b'\\' as usize;
+        b += 1;
+    }
+    table
+};
+
 #[cfg(test)]
 mod tests {
-    use codec_core::from_str;
+    use codec_core::{from_str, Value};
 
     use super::*;
 
@@ -147,23 +258,33 @@ mod tests {
         }
     }
 
-    /// A skipped subtree is written as nothing; everything else as
-    /// [`write`] writes it.
+    /// The estimate of a skipped subtree is nothing; of everything else,
+    /// the estimate of what [`write`] writes.
     #[test]
-    fn skips_what_it_is_told_to() {
-        let value = from_str(r#"{"a": {"x": "`"}, "b": [1, {"y": 2}], "c": "|"}"#).unwrap();
-        let mut all = Vec::new();
-        write_skipping(&mut all, &value, 0, 128, &|_| false).unwrap();
+    fn estimates_what_it_would_write() {
+        use crate::write::estimate::estimate_hundredths;
+
+        let value = from_str(
+            r#"{"a": {"x": "`"}, "b": [1, {"y": 2}], "c": "|", "d": ["é\n\u202e", true, null, -0.5e3], "e": [{"k1": 1, "k": "x", "|": 0}, {"k1": 2, "k": "y", "|": 1}]}"#,
+        )
+        .unwrap();
+        let estimated = |skip: &dyn Fn(&Value) -> bool| {
+            let mut estimate = Estimate::new();
+            let mut scratch = JsonScratch::default();
+            estimate_skipping(&mut estimate, &value, 0, 128, &skip, &mut scratch).unwrap();
+            estimate.finish()
+        };
         let mut written = Vec::new();
         write(&mut written, &value, 0, 128).unwrap();
-        assert_eq!(all, written);
+        assert_eq!(estimated(&|_| false), estimate_hundredths(&written));
         let (a, y) = (&value["a"], &value["b"][1]);
-        let skip = |v: &Value| std::ptr::eq(v, a) || std::ptr::eq(v, y);
-        let mut skeleton = Vec::new();
-        write_skipping(&mut skeleton, &value, 0, 128, &skip).unwrap();
+        let skeleton = concat!(
+            r#"{"a":,"b":[1,],"c":"\u007c","d":["é\n\u202e",true,null,-0.5e3],"#,
+            r#""e":[{"k1":1,"k":"x","\u007c":0},{"k1":2,"k":"y","\u007c":1}]}"#
+        );
         assert_eq!(
-            String::from_utf8(skeleton).unwrap(),
-            r#"{"a":,"b":[1,],"c":"\u007c"}"#
+            estimated(&|v| std::ptr::eq(v, a) || std::ptr::eq(v, y)),
+            estimate_hundredths(skeleton.as_bytes())
         );
     }
 

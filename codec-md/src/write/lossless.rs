@@ -19,11 +19,11 @@
 //! Tables whose rows do not list their keys in the columns' order are
 //! written as `[i]` sections, which keep every row's order.
 
-use codec_core::{EncodeError, Value};
+use codec_core::{EncodeError, Value, ValueView};
 
-use super::escape::{self, Context};
+use super::escape::{self, Context, Scalar};
 use super::{Layout, Writer, MAX_HEADING};
-use crate::schema::{self, Label, Placement};
+use crate::schema::{self, Label};
 
 /// The lossless layout: the default's hooks, with markers.
 #[derive(Debug, Clone, Copy)]
@@ -43,7 +43,7 @@ impl Layout for LosslessLayout {
         label: Label<'_>,
         depth: usize,
     ) -> Result<(), EncodeError> {
-        w.item(label, &Value::Null, Placement::Inline, None, depth)?;
+        w.item(label, &Value::Null, None, depth)?;
         w.out.pop();
         w.out.extend_from_slice(b" #\n");
         Ok(())
@@ -57,13 +57,21 @@ impl Layout for LosslessLayout {
         write_str(out, s, place);
     }
 
-    fn list(&self, out: &mut Vec<u8>, items: &[Value], line_start: bool) {
+    fn list<'v, V: ValueView<'v>>(
+        &self,
+        out: &mut Vec<u8>,
+        items: impl ExactSizeIterator<Item = V> + Clone,
+        line_start: bool,
+    ) {
         write_list(out, items, line_start);
     }
 
     /// A table also needs every row's keys in the columns' order.
-    fn table_columns<'v>(&self, items: &'v [Value]) -> Option<Vec<&'v str>> {
-        schema::table_columns(items).filter(|columns| keeps_order(items, columns))
+    fn table_columns<'v, V: ValueView<'v>>(
+        &self,
+        items: impl ExactSizeIterator<Item = V> + Clone,
+    ) -> Option<Vec<&'v str>> {
+        schema::table_columns(items.clone()).filter(|columns| keeps_order(items, columns))
     }
 
     /// `-`: the row lacks this member (an empty cell is null).
@@ -140,27 +148,37 @@ fn write_paragraph(out: &mut Vec<u8>, s: &str) {
 /// Writes an inline list: `\[x]` for one item, else the items joined by
 /// `, `, each quoted when it must be. `line_start` protects the start of a
 /// paragraph line.
-fn write_list(out: &mut Vec<u8>, items: &[Value], line_start: bool) {
-    if let [item] = items {
+fn write_list<'v, V: ValueView<'v>>(
+    out: &mut Vec<u8>,
+    mut items: impl ExactSizeIterator<Item = V> + Clone,
+    line_start: bool,
+) {
+    if items.len() == 1 {
+        let Some(item) = items.next() else { return };
         out.extend_from_slice(b"\\[");
-        match item {
-            Value::String(s) => write_str(out, s, Place::Item),
-            other => escape::write_list(out, std::slice::from_ref(other), false),
+        match item.as_str() {
+            Some(s) => write_str(out, s, Place::Item),
+            None => escape::write_list(out, std::iter::once(Scalar::of(item)), false),
         }
         out.push(b']');
         return;
     }
-    let quoted: Vec<Value> = items
-        .iter()
-        .map(|item| match item {
-            Value::String(s) if needs_quotes(s, Place::Item) => Value::String(format!("\"{s}\"")),
-            other => other.clone(),
+    // The quoted text of each string that needs quotes.
+    let quoted: Vec<Option<String>> = items
+        .clone()
+        .map(|item| match item.as_str() {
+            Some(s) if needs_quotes(s, Place::Item) => Some(format!("\"{s}\"")),
+            _ => None,
         })
         .collect();
+    let scalars = items.zip(&quoted).map(|(item, quoted)| match quoted {
+        Some(quoted) => Scalar::Str(quoted),
+        None => Scalar::of(item),
+    });
     // A line that starts with `"` opens no block.
     let line_start =
-        line_start && !matches!(quoted.first(), Some(Value::String(s)) if s.starts_with('"'));
-    escape::write_list(out, &quoted, line_start);
+        line_start && !matches!(scalars.clone().next(), Some(Scalar::Str(s)) if s.starts_with('"'));
+    escape::write_list(out, scalars, line_start);
     if out.last() == Some(&b' ') {
         out.pop();
     }
@@ -198,20 +216,21 @@ fn escape_commas(out: &mut Vec<u8>, start: usize) {
 
 /// Whether every row lists its keys in the order of `columns` (a row may
 /// lack some): only then does a table keep each row's key order.
-fn keeps_order(items: &[Value], columns: &[&str]) -> bool {
-    items.iter().all(|item| {
-        let Some(map) = item.as_object() else {
+fn keeps_order<'v, V: ValueView<'v>>(mut items: impl Iterator<Item = V>, columns: &[&str]) -> bool {
+    items.all(|item| {
+        let Some(members) = item.as_object() else {
             return false;
         };
         let mut next = 0;
-        map.keys()
-            .all(|key| match columns[next..].iter().position(|c| *c == key) {
+        members.map(|(key, _)| key).all(|key| {
+            match columns[next..].iter().position(|c| *c == key) {
                 Some(at) => {
                     next += at + 1;
                     true
                 }
                 None => false,
-            })
+            }
+        })
     })
 }
 

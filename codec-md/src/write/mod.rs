@@ -1,5 +1,5 @@
-//! The writer: lays a [`Value`] out as GFM blocks (tables, key lists,
-//! headed sections, fenced code) straight into the output buffer.
+//! The writer: lays a value out as GFM blocks (tables, key lists, headed
+//! sections, fenced code) straight into the output buffer.
 //!
 //! One walk and one layout per profile, the way serde_json's `Formatter`
 //! makes output styles pluggable. [`Writer`] walks the value: the
@@ -13,11 +13,13 @@
 //! - [`lossless`]: the fewest markers that make the reading exact;
 //! - [`dense`]: denser tables, and JSON where markdown costs more.
 //!
-//! The walk is generic over the layout (no dynamic dispatch), and it
-//! touches the input value in few places: [`Writer::document`],
-//! [`Writer::container`], the entries that [`schema::members`] and
-//! [`schema::elements`] give [`Writer::body`], a table's rows and
-//! [`Writer::scalar`].
+//! The walk is generic over the layout and over the input (no dynamic
+//! dispatch): any [`ValueView`], a parsed [`Value`](codec_core::Value) or
+//! the [`Tape`](codec_core::Tape) of a handler's typed data, so both get
+//! the same walk, the same layouts and the same bytes. It touches the
+//! input in few places: [`Writer::document`], [`Writer::container`], the
+//! entries that [`schema::members`] and [`schema::elements`] give
+//! [`Writer::body`], a table's rows and [`Writer::scalar`].
 //!
 //! Inline text goes through [`escape`] (the rules of `ESCAPING.md`), fenced
 //! code through [`fence`], the dense profile's JSON through [`json`].
@@ -28,6 +30,7 @@
 mod default;
 mod dense;
 mod escape;
+mod estimate;
 mod fence;
 mod json;
 mod lossless;
@@ -37,11 +40,13 @@ mod stream;
 pub use dense::dense_json_paragraph;
 pub(crate) use stream::row_encoder;
 
-use codec_core::{EncodeError, Map, Value};
+use std::collections::HashMap;
+
+use codec_core::{EncodeError, ValueView, ViewKind};
 
 use self::default::DefaultLayout;
 use self::dense::DenseLayout;
-use self::escape::Context;
+use self::escape::{Context, Scalar};
 use self::lossless::LosslessLayout;
 use crate::schema::{self, elements, members, placement, Label, Placement};
 use crate::Profile;
@@ -67,9 +72,10 @@ impl Default for Options {
 /// The deepest heading: sections nested further stay at h6.
 const MAX_HEADING: usize = 6;
 
-/// Appends the markdown of `value` to `out`.
-pub(crate) fn render(
-    value: &Value,
+/// Appends the markdown of `value` (a `&Value`, or a tape's root) to
+/// `out`.
+pub(crate) fn render<'v, V: ValueView<'v>>(
+    value: V,
     out: &mut Vec<u8>,
     options: &Options,
 ) -> Result<(), EncodeError> {
@@ -93,14 +99,17 @@ trait Layout: Sized {
     const MARKS_SECTION_PLACES: bool = false;
 
     /// The whole document: [`Writer::document`].
-    fn document(w: &mut Writer<'_, Self>, value: &Value) -> Result<(), EncodeError> {
+    fn document<'v, V: ValueView<'v>>(
+        w: &mut Writer<'_, Self>,
+        value: V,
+    ) -> Result<(), EncodeError> {
         w.document(value)
     }
 
     /// A section's body, after its heading: [`Writer::container`].
-    fn section_body(
+    fn section_body<'v, V: ValueView<'v>>(
         w: &mut Writer<'_, Self>,
-        value: &Value,
+        value: V,
         level: usize,
         depth: usize,
     ) -> Result<(), EncodeError> {
@@ -133,12 +142,20 @@ trait Layout: Sized {
 
     /// Scalars as an inline list, `a, b, c`; `line_start` when the list
     /// begins a paragraph line.
-    fn list(&self, out: &mut Vec<u8>, items: &[Value], line_start: bool) {
-        escape::write_list(out, items, line_start);
+    fn list<'v, V: ValueView<'v>>(
+        &self,
+        out: &mut Vec<u8>,
+        items: impl ExactSizeIterator<Item = V> + Clone,
+        line_start: bool,
+    ) {
+        escape::write_list(out, items.map(Scalar::of), line_start);
     }
 
     /// The columns of `items`, when they are written as a table.
-    fn table_columns<'v>(&self, items: &'v [Value]) -> Option<Vec<&'v str>> {
+    fn table_columns<'v, V: ValueView<'v>>(
+        &self,
+        items: impl ExactSizeIterator<Item = V> + Clone,
+    ) -> Option<Vec<&'v str>> {
         schema::table_columns(items)
     }
 
@@ -161,6 +178,8 @@ struct Writer<'o, L> {
     /// Whether a block was written: the next one needs a blank line first.
     started: bool,
     layout: L,
+    /// The keys of list lines, which repeat on every row.
+    keys: escape::KeyWriter,
 }
 
 impl<'o, L: Layout> Writer<'o, L> {
@@ -170,60 +189,61 @@ impl<'o, L: Layout> Writer<'o, L> {
             max_depth,
             started: false,
             layout,
+            keys: escape::KeyWriter::default(),
         }
     }
 
-    fn write(mut self, value: &Value) -> Result<(), EncodeError> {
+    fn write<'v, V: ValueView<'v>>(mut self, value: V) -> Result<(), EncodeError> {
         L::document(&mut self, value)
     }
 
     /// `SPEC.md`'s document: a scalar or an inline list as a paragraph, a
     /// multi-line string fenced, `[]` and `{}` as they are, a table, or a
     /// container's body.
-    fn document(&mut self, value: &Value) -> Result<(), EncodeError> {
+    fn document<'v, V: ValueView<'v>>(&mut self, value: V) -> Result<(), EncodeError> {
         self.document_at(value, 1, 1)
     }
 
     /// A document whose sections start at `level`, its container at
     /// `depth`: the whole document, or a row of a stream under its `[i]`
     /// heading ([`stream`]).
-    fn document_at(
+    fn document_at<'v, V: ValueView<'v>>(
         &mut self,
-        value: &Value,
+        value: V,
         level: usize,
         depth: usize,
     ) -> Result<(), EncodeError> {
-        match value {
-            Value::Null => {}
-            Value::Bool(_) | Value::Number(_) => {
+        match value.kind() {
+            ViewKind::Null => {}
+            ViewKind::Bool(_) | ViewKind::Number(_) => {
                 self.block();
                 self.scalar(value, Context::Value);
                 self.out.push(b'\n');
             }
-            Value::String(s) if s.contains('\n') && schema::fence_eligible(s) => {
+            ViewKind::String(s) if s.contains('\n') && schema::fence_eligible(s) => {
                 self.block();
                 fence::write(self.out, s, None, b"");
             }
-            Value::String(s) => L::paragraph(self, s),
-            Value::Array(items) => {
+            ViewKind::String(s) => L::paragraph(self, s),
+            ViewKind::Array(items) => {
                 self.enter(depth)?;
-                if items.is_empty() {
+                if items.len() == 0 {
                     self.line(|_, out| out.extend_from_slice(b"[]"));
-                } else if let Some(columns) = self.layout.table_columns(items) {
+                } else if let Some(columns) = self.layout.table_columns(items.clone()) {
                     self.enter(depth + 1)?;
                     self.table(items, &columns);
-                } else if schema::is_inline_list(items) {
+                } else if schema::is_inline_list(items.clone()) {
                     self.line(|layout, out| layout.list(out, items, true));
                 } else {
-                    self.body(elements(items), None, level, depth)?;
+                    self.body(elements(items), None::<V::Members>, level, depth)?;
                 }
             }
-            Value::Object(map) => {
+            ViewKind::Object(map) => {
                 self.enter(depth)?;
-                if map.is_empty() {
+                if map.len() == 0 {
                     self.line(|_, out| out.extend_from_slice(b"{}"));
                 } else {
-                    self.body(members(map), Some(map), level, depth)?;
+                    self.body(members(map.clone()), Some(map), level, depth)?;
                 }
             }
         }
@@ -232,16 +252,21 @@ impl<'o, L: Layout> Writer<'o, L> {
 
     /// `SPEC.md`'s body of a container at `depth` under a heading: an
     /// object's members, an array's table or its elements.
-    fn container(&mut self, value: &Value, level: usize, depth: usize) -> Result<(), EncodeError> {
-        match value {
-            Value::Object(map) => self.body(members(map), Some(map), level, depth),
-            Value::Array(items) => match self.layout.table_columns(items) {
+    fn container<'v, V: ValueView<'v>>(
+        &mut self,
+        value: V,
+        level: usize,
+        depth: usize,
+    ) -> Result<(), EncodeError> {
+        match value.kind() {
+            ViewKind::Object(map) => self.body(members(map.clone()), Some(map), level, depth),
+            ViewKind::Array(items) => match self.layout.table_columns(items.clone()) {
                 Some(columns) => {
                     self.enter(depth + 1)?;
                     self.table(items, &columns);
                     Ok(())
                 }
-                None => self.body(elements(items), None, level, depth),
+                None => self.body(elements(items), None::<V::Members>, level, depth),
             },
             _ => Ok(()),
         }
@@ -282,15 +307,19 @@ impl<'o, L: Layout> Writer<'o, L> {
     /// that fits on a line, then a section per nested container, each in
     /// source order. Sections come last because a heading ends the list:
     /// a list line after a section would read as part of that section.
-    fn body<'v, I>(
+    /// `siblings` are an object's members (a fence's language may come
+    /// from them).
+    fn body<'v, V, I, M>(
         &mut self,
         entries: I,
-        siblings: Option<&'v Map>,
+        siblings: Option<M>,
         level: usize,
         depth: usize,
     ) -> Result<(), EncodeError>
     where
-        I: Iterator<Item = (Label<'v>, &'v Value)> + Clone,
+        V: ValueView<'v>,
+        I: Iterator<Item = (Label<'v>, V)> + Clone,
+        M: Iterator<Item = (&'v str, V)> + Clone,
     {
         let mut listed = false;
         let mut sections = 0;
@@ -299,12 +328,14 @@ impl<'o, L: Layout> Writer<'o, L> {
                 .clone()
                 .enumerate()
                 .filter(|(_, (label, value))| {
-                    !matches!(placement(*label, value), Placement::Section)
+                    !matches!(placement(*label, *value), Placement::Section)
                 })
                 .map(|(i, _)| i)
                 .last(),
             _ => None,
         };
+        // The language the siblings name, found at the first fence.
+        let mut language: Option<Option<&'v str>> = None;
         for (i, (label, value)) in entries.clone().enumerate() {
             let placement = placement(label, value);
             let is_section = matches!(placement, Placement::Section);
@@ -322,27 +353,40 @@ impl<'o, L: Layout> Writer<'o, L> {
             if marked {
                 L::section_place(self, label, depth + 1)?;
             } else {
-                self.item(label, value, placement, siblings, depth + 1)?;
+                let fence = match placement {
+                    Placement::Fenced(s) => {
+                        let language = fence::language(label, || {
+                            *language.get_or_insert_with(|| {
+                                siblings.clone().and_then(fence::sibling_language)
+                            })
+                        });
+                        Some((s, language))
+                    }
+                    _ => None,
+                };
+                self.item(label, value, fence, depth + 1)?;
             }
         }
         if sections == 0 {
             return Ok(());
         }
         for (label, value) in entries {
-            if matches!(placement(label, value), Placement::Section) {
+            // Only a container can be a section: a scalar needs no second
+            // look (a string's would search it for a line feed again).
+            if !value.is_scalar() && matches!(placement(label, value), Placement::Section) {
                 self.section(label, value, level, depth + 1)?;
             }
         }
         Ok(())
     }
 
-    /// One list line, `- **key**: value`, and its fence if it has one.
-    fn item(
+    /// One list line, `- **key**: value`, and its fence if it has one
+    /// (the string and its language).
+    fn item<'v, V: ValueView<'v>>(
         &mut self,
         label: Label<'_>,
-        value: &Value,
-        placement: Placement<'_>,
-        siblings: Option<&Map>,
+        value: V,
+        fence: Option<(&str, Option<&str>)>,
         depth: usize,
     ) -> Result<(), EncodeError> {
         self.out.extend_from_slice(b"- ");
@@ -351,32 +395,32 @@ impl<'o, L: Layout> Writer<'o, L> {
             Label::Key("") => {}
             Label::Key(key) => {
                 self.out.extend_from_slice(b"**");
-                escape::write_str(self.out, key, Context::Key);
+                self.keys.write(self.out, key);
                 self.out.extend_from_slice(b"**");
             }
             Label::Index(i) => self.index(i, true),
         }
         self.out.push(b':');
-        if let Placement::Fenced(s) = placement {
+        if let Some((s, language)) = fence {
             self.out.push(b'\n');
-            fence::write(self.out, s, fence::language(label, siblings), b"  ");
+            fence::write(self.out, s, language, b"  ");
             return Ok(());
         }
         self.out.push(b' ');
-        match value {
-            Value::Array(items) => {
+        match value.kind() {
+            ViewKind::Array(items) => {
                 self.enter(depth)?;
-                if items.is_empty() {
+                if items.len() == 0 {
                     self.out.extend_from_slice(b"[]");
                 } else {
                     self.layout.list(self.out, items, false);
                 }
             }
-            Value::Object(_) => {
+            ViewKind::Object(_) => {
                 self.enter(depth)?;
                 self.out.extend_from_slice(b"{}");
             }
-            scalar => self.scalar(scalar, Context::Value),
+            _ => self.scalar(value, Context::Value),
         }
         // No trailing space: after an empty value, or after the separator
         // before an empty last list item (parsers drop it anyway).
@@ -388,10 +432,10 @@ impl<'o, L: Layout> Writer<'o, L> {
     }
 
     /// A heading and the container under it.
-    fn section(
+    fn section<'v, V: ValueView<'v>>(
         &mut self,
         label: Label<'_>,
-        value: &Value,
+        value: V,
         level: usize,
         depth: usize,
     ) -> Result<(), EncodeError> {
@@ -435,12 +479,9 @@ impl<'o, L: Layout> Writer<'o, L> {
     }
 
     /// A table: header, delimiter, one row per object, unpadded.
-    fn table(&mut self, rows: &[Value], columns: &[&str]) {
+    fn table<'v, V: ValueView<'v>>(&mut self, rows: impl Iterator<Item = V>, columns: &[&str]) {
         self.table_header(columns);
-        for row in rows {
-            let Value::Object(map) = row else { continue };
-            self.table_row(map, columns);
-        }
+        self.table_rows(rows, columns);
     }
 
     /// A table's header and delimiter rows, a new block.
@@ -459,34 +500,62 @@ impl<'o, L: Layout> Writer<'o, L> {
         self.out.push(b'\n');
     }
 
-    /// One row of a table with `columns`: the row's cell of each column.
-    fn table_row<C: AsRef<str>>(&mut self, map: &Map, columns: &[C]) {
-        self.out.push(b'|');
-        for (i, column) in columns.iter().enumerate() {
-            let column = column.as_ref();
-            // Rows usually list the columns in order: skip the hash.
-            let cell = match map.get_index(i) {
-                Some((key, value)) if key == column => Some(value),
-                _ => map.get(column),
+    /// A table's rows, one per object, under its header (a stream writes
+    /// its rows one call at a time).
+    fn table_rows<'v, V: ValueView<'v>, C: AsRef<str>>(
+        &mut self,
+        rows: impl Iterator<Item = V>,
+        columns: &[C],
+    ) {
+        let mut cells: Vec<Option<V>> = vec![None; columns.len()];
+        // Each column's position, made at the first row that lists its
+        // members out of the columns' order.
+        let mut index: Option<HashMap<&str, usize>> = None;
+        for row in rows {
+            let ViewKind::Object(members) = row.kind() else {
+                continue;
             };
-            match cell {
-                Some(cell) => self.scalar(cell, Context::Cell),
-                None => self.layout.missing_cell(self.out),
+            cells.iter_mut().for_each(|cell| *cell = None);
+            for (at, (key, value)) in members.enumerate() {
+                // Rows usually list the columns in order: no hash then.
+                let column = match columns.get(at) {
+                    Some(column) if schema::same_key(column.as_ref(), key) => Some(at),
+                    _ => index
+                        .get_or_insert_with(|| {
+                            columns
+                                .iter()
+                                .enumerate()
+                                .map(|(i, c)| (c.as_ref(), i))
+                                .collect()
+                        })
+                        .get(key)
+                        .copied(),
+                };
+                if let Some(cell) = column.and_then(|column| cells.get_mut(column)) {
+                    *cell = Some(value);
+                }
             }
             self.out.push(b'|');
+            for cell in &cells {
+                match cell {
+                    Some(cell) => self.scalar(*cell, Context::Cell),
+                    None => self.layout.missing_cell(self.out),
+                }
+                self.out.push(b'|');
+            }
+            self.out.push(b'\n');
         }
-        self.out.push(b'\n');
     }
 
     /// A scalar inline: a number's exact text, `true`/`false`, nothing for
     /// null, a string as the layout writes it.
-    fn scalar(&mut self, value: &Value, context: Context) {
-        match value {
-            Value::Null | Value::Array(_) | Value::Object(_) => {}
-            Value::Bool(true) => self.out.extend_from_slice(b"true"),
-            Value::Bool(false) => self.out.extend_from_slice(b"false"),
-            Value::Number(n) => n.write_to(self.out),
-            Value::String(s) => self.layout.string(self.out, s, context),
+    fn scalar<'v, V: ValueView<'v>>(&mut self, value: V, context: Context) {
+        match value.kind() {
+            ViewKind::Null | ViewKind::Array(_) | ViewKind::Object(_) => {}
+            ViewKind::Bool(true) => self.out.extend_from_slice(b"true"),
+            ViewKind::Bool(false) => self.out.extend_from_slice(b"false"),
+            ViewKind::Number(n) => n.write_to(self.out),
+            ViewKind::String(s) => self.layout.string(self.out, s, context),
         }
     }
 }

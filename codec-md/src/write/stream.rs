@@ -175,7 +175,7 @@ impl<L: StreamLayout> RowEncoder for MarkdownRows<L> {
                     self.table = Some(columns);
                 }
                 let columns = self.table.take().unwrap_or_default();
-                self.write(out, |w| w.table_row(map, &columns));
+                self.write(out, |w| w.table_rows(std::iter::once(row), &columns));
                 self.table = Some(columns);
             }
             None => {

@@ -6,8 +6,15 @@
 //! The AST is walked by hand: inside a key, value, cell or heading only
 //! text and autolinks are accepted, so any escape that lets a string add
 //! emphasis, a link, HTML, a code span or a line break fails the walk.
+//! [`dense`] holds the dense profile's model.
+//!
+//! The fuzz targets (`fuzz-targets/src/lib.rs`) include this module by
+//! path, so they check exactly what these tests check: keep it free of
+//! anything but the oracle.
 
 #![allow(dead_code, unreachable_pub)]
+
+pub mod dense;
 
 use std::cell::Cell;
 
@@ -30,6 +37,32 @@ pub const CODE_SPAN: char = '\u{fdd0}';
 /// Off by default, so any code span in a default rendering still fails.
 pub fn allow_code_spans(yes: bool) {
     CODE_SPANS.set(yes);
+}
+
+/// A fenced block of a markdown document (`SPEC.md`'s examples): its info
+/// string, content and line.
+#[derive(Debug, Clone)]
+pub struct Fence {
+    pub info: String,
+    pub content: String,
+    pub line: usize,
+}
+
+/// The fenced blocks of `markdown`, read by a GFM parser: exactly what a
+/// reader of the rendered document sees.
+pub fn fences(markdown: &str) -> Vec<Fence> {
+    let arena = Arena::new();
+    let root = parse_document(&arena, markdown, &Options::default());
+    root.descendants()
+        .filter_map(|node| match &node.data().value {
+            NodeValue::CodeBlock(code) => Some(Fence {
+                info: code.info.clone(),
+                content: code.literal.clone(),
+                line: node.data().sourcepos.start.line,
+            }),
+            _ => None,
+        })
+        .collect()
 }
 
 /// A block of a rendered document, as the schema reads it.
@@ -517,7 +550,8 @@ fn language(map: &Map) -> Option<String> {
         })
 }
 
-fn is_code(key: &str) -> bool {
+/// Whether `key` names code, so its string is fenced (`SPEC.md`, *Code*).
+pub fn is_code(key: &str) -> bool {
     CODE_KEYS.iter().any(|k| key.eq_ignore_ascii_case(k))
 }
 

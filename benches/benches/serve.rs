@@ -1,0 +1,34 @@
+//! The negotiated path end to end: the same typed data served in process by
+//! an axum `Router`, `axum::Json` (the baseline) beside `Negotiated` data
+//! behind the real `NegotiateLayer` negotiated to codec-json, codec-md
+//! (default profile) and codec-mcp. See `benches::serve`.
+//!
+//! One group per input (`serve/NAME`: the eight datasets and two small
+//! responses of 20 rows), throughput in bytes of the data's compact JSON.
+//!
+//! `cargo bench -p benches --bench serve -- --warm-up-time 1 --measurement-time 3`
+//! The interleaved figures of BENCHMARKS.md come from
+//! `cargo run -p benches --release --bin ratios -- 21 20 serve`.
+
+use std::hint::black_box;
+
+use benches::serve::{inputs, Route, Server};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+
+fn serve(c: &mut Criterion) {
+    for (label, typed) in inputs() {
+        let server = Server::typed(&typed);
+        let bytes = server.body_len(Route::AxumJson);
+        let mut g = c.benchmark_group(format!("serve/{label}"));
+        g.throughput(Throughput::Bytes(bytes as u64));
+        for route in Route::ALL {
+            g.bench_function(route.name(), |b| {
+                b.iter(|| server.body_len(black_box(route)))
+            });
+        }
+        g.finish();
+    }
+}
+
+criterion_group!(benches, serve);
+criterion_main!(benches);

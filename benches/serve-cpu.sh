@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The negotiated path in CPU time, for a machine shared with other work:
+# each route (or codec) encodes each input in a loop of its own process
+# (`encode-profile`), and the process's user CPU time is what counts, so
+# time spent waiting for a core is not. Setup (loading the data) is timed
+# alone and subtracted. Three runs each, alternating, the fastest kept;
+# prints a markdown table of microseconds per response and each column's
+# ratio to the first.
+# Usage: bash benches/serve-cpu.sh [serve|dense] [INPUT...]
+#   serve (default): axum::Json, then negotiated json, md and mcp, through
+#     the serve routers;
+#   dense: codec-md's default profile, then its dense profile, typed data
+#     through `dyn Codec`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build -q --release -p benches --bin encode-profile
+bin=${CARGO_TARGET_DIR:-target}/release/encode-profile
+mode=serve
+if [ $# -gt 0 ] && { [ "$1" = serve ] || [ "$1" = dense ]; }; then mode=$1; shift; fi
+inputs=("$@")
+[ ${#inputs[@]} -eq 0 ] && inputs=(tabular nested analytics github event-logs nested-config keyed nested-group tabular-20 nested-20)
+if [ "$mode" = serve ]; then
+  whats=("serve:axum::Json" "serve:negotiated json" "serve:negotiated md" "serve:negotiated mcp")
+else
+  whats=("codec-md" "codec-md dense")
+fi
+# About half a second of axum::Json's work per run (the other columns
+# take up to six times as long).
+iterations() {
+  case $1 in
+    nested-config) echo 250000 ;;
+    tabular-20) echo 200000 ;;
+    nested-20) echo 60000 ;;
+    analytics | github | keyed) echo 20000 ;;
+    nested | nested-group) echo 3000 ;;
+    *) echo 2500 ;;
+  esac
+}
+user_seconds() { /usr/bin/time -f %U "$bin" "$1" "$2" "$3" 2>&1 >/dev/null | tail -1; }
+printf '| input |'
+for what in "${whats[@]}"; do printf ' %s µs |' "${what#serve:}"; done
+for what in "${whats[@]:1}"; do printf ' %s ÷ %s |' "${what#serve:}" "${whats[0]#serve:}"; done
+printf '\n|---|'
+for _ in "${whats[@]}" "${whats[@]:1}"; do printf -- '---:|'; done
+printf '\n'
+for input in "${inputs[@]}"; do
+  n=$(iterations "$input")
+  best=()
+  for _ in 1 2 3; do
+    for i in "${!whats[@]}"; do
+      t=$(user_seconds "${whats[$i]}" "$input" "$n")
+      z=$(user_seconds "${whats[$i]}" "$input" 0)
+      t=$(awk -v t="$t" -v z="$z" 'BEGIN { print t - z }')
+      best[$i]=$(printf '%s\n%s\n' "$t" "${best[$i]:-$t}" | sort -g | head -1)
+    done
+  done
+  printf '| %s |' "$input"
+  for i in "${!whats[@]}"; do
+    awk -v t="${best[$i]}" -v n="$n" 'BEGIN { printf " %.1f |", t / n * 1e6 }'
+  done
+  for i in "${!whats[@]}"; do
+    [ "$i" -eq 0 ] && continue
+    awk -v t="${best[$i]}" -v b="${best[0]}" 'BEGIN { printf " %.2fx |", t / b }'
+  done
+  printf '\n'
+done

@@ -1,0 +1,218 @@
+//! The negotiated path end to end, as a service sees it: the same typed
+//! data served in process by an axum [`Router`], once with axum's own
+//! [`axum::Json`] (the baseline) and once as
+//! [`Negotiated`](negotiate::Negotiated) data behind the real
+//! [`NegotiateLayer`] with the real codecs (codec-json, codec-md's default
+//! profile, codec-mcp's defaults).
+//!
+//! Each call builds a `GET /` request with the [`Accept`](Route::accept)
+//! of one route, sends it with `tower::ServiceExt::oneshot`, and collects
+//! the body: what a client pays per request, minus the network. Nothing in
+//! the path waits on I/O, so [`Server::get`] polls the future on the spot
+//! (no runtime; a runtime's cost would be the same for every route).
+//!
+//! The handlers return the data behind an `Arc` ([`Shared`]), so no route
+//! pays for copying it: the baseline is serializing it, as a handler that
+//! holds its data would.
+
+use std::future::Future;
+use std::pin::pin;
+use std::sync::Arc;
+use std::task::{Context, Poll, Waker};
+
+use axum::body::Body;
+use axum::http::header::ACCEPT;
+use axum::http::Request;
+use axum::routing::get;
+use axum::Router;
+use codec_core::Codec;
+use codec_json::JsonCodec;
+use codec_mcp::McpCodec;
+use codec_md::MarkdownCodec;
+use negotiate::{NegotiateLayer, Negotiated, Negotiator};
+use serde::{Serialize, Serializer};
+use tower::ServiceExt;
+
+use crate::types::Typed;
+use crate::DATASETS;
+
+/// Every input of the serve figures, typed: the eight datasets, then the
+/// [`SMALL_RESPONSES`](crate::SMALL_RESPONSES) (per-response fixed costs
+/// dominate at their size, which the whole datasets hide).
+pub fn inputs() -> Vec<(&'static str, Typed)> {
+    let labels = DATASETS.iter().map(|dataset| dataset.name);
+    let labels = labels.chain(crate::SMALL_RESPONSES.iter().map(|(label, ..)| *label));
+    labels
+        .filter_map(|label| Some((label, input(label)?)))
+        .collect()
+}
+
+/// The input labelled `label` (see [`inputs`]).
+pub fn input(label: &str) -> Option<Typed> {
+    if let Some(dataset) = crate::dataset(label) {
+        return Some(Typed::load(dataset));
+    }
+    let (_, name, rows) = crate::SMALL_RESPONSES.iter().find(|(l, ..)| *l == label)?;
+    Some(Typed::load(crate::dataset(name)?).first_rows(*rows))
+}
+
+/// Data a handler holds and serves on every request without copying it.
+#[derive(Debug)]
+pub struct Shared<T>(pub Arc<T>);
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Shared<T> {
+        Shared(Arc::clone(&self.0))
+    }
+}
+
+impl<T: Serialize> Serialize for Shared<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+/// One way of serving the data, by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Route {
+    /// `axum::Json(data)`, no layer: the baseline.
+    AxumJson,
+    /// `Negotiated(data)` behind the layer, negotiated to codec-json.
+    Json,
+    /// ... to codec-md, default profile.
+    Markdown,
+    /// ... to codec-mcp, default options.
+    Mcp,
+}
+
+impl Route {
+    /// Every route, the baseline first.
+    pub const ALL: [Route; 4] = [Route::AxumJson, Route::Json, Route::Markdown, Route::Mcp];
+
+    /// The name the benches report it under.
+    pub fn name(self) -> &'static str {
+        match self {
+            Route::AxumJson => "axum::Json",
+            Route::Json => "negotiated json",
+            Route::Markdown => "negotiated md",
+            Route::Mcp => "negotiated mcp",
+        }
+    }
+
+    /// The request's `Accept`: what an agent of each kind sends.
+    pub fn accept(self) -> &'static str {
+        match self {
+            Route::AxumJson | Route::Json => "application/json",
+            Route::Markdown => "text/markdown",
+            Route::Mcp => "application/vnd.mcp+json",
+        }
+    }
+}
+
+/// The two routers: `axum::Json` alone, and the negotiated route.
+#[derive(Debug, Clone)]
+pub struct Server {
+    plain: Router,
+    negotiated: Router,
+}
+
+/// The negotiator of the negotiated route: JSON first (the default), then
+/// markdown and MCP.
+pub fn negotiator() -> Arc<Negotiator> {
+    let codecs: Vec<Arc<dyn Codec>> = vec![
+        Arc::new(JsonCodec::new()),
+        Arc::new(MarkdownCodec::new()),
+        Arc::new(McpCodec::new()),
+    ];
+    let negotiator = Negotiator::builder().codecs(codecs).build();
+    Arc::new(negotiator.expect("three codecs with distinct formats"))
+}
+
+impl Server {
+    /// Serves `data` both ways.
+    pub fn new<T: Serialize + Send + Sync + 'static>(data: T) -> Server {
+        let data = Shared(Arc::new(data));
+        let plain = {
+            let data = data.clone();
+            Router::new().route("/", get(move || async move { axum::Json(data) }))
+        };
+        let negotiated = Router::new()
+            .route("/", get(move || async move { Negotiated(data) }))
+            .layer(NegotiateLayer::new(negotiator()));
+        Server { plain, negotiated }
+    }
+
+    /// Serves a dataset's typed structs.
+    pub fn typed(typed: &Typed) -> Server {
+        match typed.clone() {
+            Typed::Tabular(x) => Server::new(x),
+            Typed::Nested(x) => Server::new(x),
+            Typed::Analytics(x) => Server::new(x),
+            Typed::Github(x) => Server::new(x),
+            Typed::EventLogs(x) => Server::new(x),
+            Typed::NestedConfig(x) => Server::new(*x),
+            Typed::Keyed(x) => Server::new(x),
+            Typed::NestedGroup(x) => Server::new(x),
+        }
+    }
+
+    /// One request on `route`: the response's status and body.
+    pub fn get(&self, route: Route) -> (u16, axum::body::Bytes) {
+        let router = match route {
+            Route::AxumJson => &self.plain,
+            _ => &self.negotiated,
+        };
+        let request = Request::get("/")
+            .header(ACCEPT, route.accept())
+            .body(Body::empty())
+            .expect("a valid request");
+        let response = now(router.clone().oneshot(request)).expect("routers are infallible");
+        let status = response.status().as_u16();
+        let body =
+            now(axum::body::to_bytes(response.into_body(), usize::MAX)).expect("an in-memory body");
+        (status, body)
+    }
+
+    /// [`Server::get`]'s body length, for a bench loop; panics unless the
+    /// answer is 200.
+    pub fn body_len(&self, route: Route) -> usize {
+        let (status, body) = self.get(route);
+        assert_eq!(status, 200, "{}", route.name());
+        body.len()
+    }
+}
+
+/// Runs a future that never waits: an in-process request. Panics if it
+/// does wait, which would mean the path does I/O.
+fn now<F: Future>(future: F) -> F::Output {
+    let mut future = pin!(future);
+    let mut cx = Context::from_waker(Waker::noop());
+    for _ in 0..16 {
+        if let Poll::Ready(output) = future.as_mut().poll(&mut cx) {
+            return output;
+        }
+    }
+    panic!("an in-process request waited")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every route answers, and the negotiated JSON is axum's JSON, byte
+    /// for byte (structs keep their order; nothing here is a map).
+    #[test]
+    fn every_route_serves_the_data() {
+        let server = Server::new(vec![(1, "a"), (2, "b|c")]);
+        let (status, baseline) = server.get(Route::AxumJson);
+        assert_eq!(status, 200);
+        assert_eq!(&baseline[..], br#"[[1,"a"],[2,"b|c"]]"#);
+        assert_eq!(server.get(Route::Json), (200, baseline));
+        let (status, markdown) = server.get(Route::Markdown);
+        assert_eq!(status, 200);
+        assert_eq!(&markdown[..], b"- **[0]**: 1, a\n- **[1]**: 2, b|c\n");
+        let (status, mcp) = server.get(Route::Mcp);
+        assert_eq!(status, 200);
+        assert!(mcp.starts_with(br#"{"content":"#), "{mcp:?}");
+    }
+}

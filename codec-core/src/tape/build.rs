@@ -1,0 +1,771 @@
+//! Recording a tape: a `Serializer` that appends events, normalizing as
+//! [`to_value`](crate::to_value) does (`ser.rs` is the reference; every
+//! rule here cites what it mirrors there).
+//!
+//! Objects are written as their members arrive, which is their final
+//! order in the common cases: struct fields, and maps whose keys arrive
+//! sorted (a `BTreeMap`). Two cheap checks say when it is not: a map key
+//! not greater than the one before, and (for structs and ordered maps) a
+//! key seen twice. Only then is the object's region of the tape rewritten
+//! ([`Builder::reorder`]), once, at its end.
+
+use std::ops::Range;
+
+use serde::ser::{self, Serialize};
+
+use super::{Event, Span, Tape};
+use crate::number::scan_number;
+use crate::ser::TextCapture;
+use crate::{write_key, ToValueError, DEFAULT_MAX_DEPTH, NUMBER_TOKEN, ORDERED_MAP_TOKEN};
+
+type Result<T> = std::result::Result<T, ToValueError>;
+
+/// Why no tape was built.
+#[derive(Debug)]
+pub(crate) enum Failure {
+    /// What `to_value` would report.
+    Serialize(ToValueError),
+    /// More text or events than a tape's 32-bit positions reach.
+    TooLarge,
+}
+
+/// Records `value` on a new tape.
+pub(crate) fn build<T: Serialize + ?Sized>(value: &T) -> std::result::Result<Tape, Failure> {
+    let mut builder = Builder {
+        tape: Tape::on_kept_buffers(),
+        statics: [(0, 0); STATIC_SLOTS],
+        too_large: false,
+    };
+    let result = value.serialize(Slot {
+        b: &mut builder,
+        level: 0,
+        ordered: false,
+    });
+    if builder.too_large || u32::try_from(builder.tape.events.len()).is_err() {
+        return Err(Failure::TooLarge);
+    }
+    result.map_err(Failure::Serialize)?;
+    Ok(builder.tape)
+}
+
+/// Up to this many keys, a struct or ordered map checks each new key
+/// against the ones before when a cheap filter says it might repeat one;
+/// a larger object sorts its keys once at its end instead, so no input
+/// makes the check quadratic.
+const SMALL_OBJECT: usize = 16;
+
+/// Slots of the cache of struct field names (a power of two).
+const STATIC_SLOTS: usize = 64;
+
+struct Builder {
+    tape: Tape,
+    /// The struct field names recorded so far, by address: (address,
+    /// index in `tape.statics` + 1), 0 for an empty slot. A struct's
+    /// fields repeat on every row, so each name is kept once.
+    statics: [(usize, u32); STATIC_SLOTS],
+    /// A span or a count outgrew 32 bits: the tape is abandoned.
+    too_large: bool,
+}
+
+impl Builder {
+    /// The span of the text appended since `start`.
+    #[inline]
+    fn span_from(&mut self, start: usize) -> Span {
+        let end = self.tape.text.len();
+        match (u32::try_from(start), u32::try_from(end - start)) {
+            (Ok(start), Ok(len)) if u32::try_from(end).is_ok() => Span { start, len },
+            _ => {
+                self.too_large = true;
+                Span { start: 0, len: 0 }
+            }
+        }
+    }
+
+    #[inline]
+    fn push_text(&mut self, s: &str) -> Span {
+        let start = self.tape.text.len();
+        self.tape.text.push_str(s);
+        self.span_from(start)
+    }
+
+    #[inline]
+    fn text(&self, span: Span) -> &str {
+        self.tape.text(span)
+    }
+
+    /// The key event of a name known at compile time: by reference, each
+    /// name once per tape (while its cache slot holds it).
+    #[inline]
+    fn static_key(&mut self, key: &'static str) -> Event {
+        let address = key.as_ptr() as usize;
+        let slot = (address ^ (address >> 6) ^ key.len()) % STATIC_SLOTS;
+        let (cached, index) = self.statics[slot];
+        if cached == address && index > 0 {
+            let i = index as usize - 1;
+            // The same address with another length is another name.
+            if self
+                .tape
+                .statics
+                .get(i)
+                .is_some_and(|s| s.len() == key.len())
+            {
+                return Event::StaticKey(index - 1);
+            }
+        }
+        let Ok(index) = u32::try_from(self.tape.statics.len()) else {
+            self.too_large = true;
+            return Event::StaticKey(0);
+        };
+        self.tape.statics.push(key);
+        self.statics[slot] = (address, index.saturating_add(1));
+        Event::StaticKey(index)
+    }
+
+    /// Opens a container at `level` (containers already open): the depth
+    /// rule of `to_value`'s `enter`, checked before descending. Returns
+    /// the header's position.
+    #[inline]
+    fn open(&mut self, level: usize, object: bool) -> Result<usize> {
+        if level >= DEFAULT_MAX_DEPTH {
+            return Err(ToValueError::DepthLimit {
+                limit: DEFAULT_MAX_DEPTH,
+            });
+        }
+        Ok(self.open_unchecked(level, object))
+    }
+
+    /// Opens a container without the depth check (bytes, as `to_value`
+    /// makes them).
+    #[inline]
+    fn open_unchecked(&mut self, level: usize, object: bool) -> usize {
+        self.tape.depth = self.tape.depth.max(level + 1);
+        let at = self.tape.events.len();
+        self.tape.events.push(if object {
+            Event::Object { len: 0, span: 0 }
+        } else {
+            Event::Array { len: 0, span: 0 }
+        });
+        at
+    }
+
+    /// Closes the container opened at `at` with `len` items.
+    #[inline]
+    fn close(&mut self, at: usize, len: usize) {
+        let span = self.tape.events.len() - at;
+        let (Ok(len), Ok(span)) = (u32::try_from(len), u32::try_from(span)) else {
+            self.too_large = true;
+            return;
+        };
+        self.tape.events[at] = match self.tape.events[at] {
+            Event::Object { .. } => Event::Object { len, span },
+            _ => Event::Array { len, span },
+        };
+    }
+
+    /// `{"variant": ` around a value at `level`: the wrapper's position.
+    fn open_variant(&mut self, level: usize, variant: &'static str) -> Result<usize> {
+        let at = self.open(level, true)?;
+        let key = self.static_key(variant);
+        self.tape.events.push(key);
+        Ok(at)
+    }
+
+    /// The keys of the members written so far of the object at `at`,
+    /// with the positions of their values.
+    fn members(&self, at: usize) -> impl Iterator<Item = (&str, Range<usize>)> {
+        let mut next = at + 1;
+        std::iter::from_fn(move || {
+            let key = *self.tape.events.get(next)?;
+            if !matches!(key, Event::Key(_) | Event::StaticKey(_))
+                || next + 1 >= self.tape.events.len()
+            {
+                return None;
+            }
+            let end = self.tape.skip(next + 1);
+            let member = (self.tape.key(key), next + 1..end);
+            next = end;
+            Some(member)
+        })
+    }
+
+    /// Whether `key` is already a key of the object at `at`.
+    #[cold]
+    fn has_key(&self, at: usize, key: &str) -> bool {
+        self.members(at).any(|(k, _)| k == key)
+    }
+
+    /// Whether two keys of the object at `at` are equal: one sort, for an
+    /// object too large to check key by key.
+    #[cold]
+    fn repeats(&self, at: usize) -> bool {
+        let mut keys: Vec<&str> = self.members(at).map(|(key, _)| key).collect();
+        keys.sort_unstable();
+        keys.windows(2).any(|pair| pair[0] == pair[1])
+    }
+
+    /// Rewrites the members of the object at `at` so that keys are
+    /// unique, the last value of a repeated key in the place of the first
+    /// (`Map::insert`), and sorted when `sort` (`Map::sort_keys`). Returns
+    /// the number of members.
+    #[cold]
+    fn reorder(&mut self, at: usize, sort: bool) -> usize {
+        // Each member: its key event, and where its value's events are.
+        let members: Vec<(Event, Range<usize>)> = self
+            .members(at)
+            .map(|(_, value)| (self.tape.events[value.start - 1], value))
+            .collect();
+        let key = |m: usize| self.tape.key(members[m].0);
+        // By key, then arrival: the last of each run of equal keys is the
+        // value kept, the first its place.
+        let mut order: Vec<usize> = (0..members.len()).collect();
+        order.sort_by(|&a, &b| key(a).cmp(key(b)).then(a.cmp(&b)));
+        let mut kept: Vec<(usize, usize)> = Vec::with_capacity(order.len());
+        for (i, &m) in order.iter().enumerate() {
+            let first = i == 0 || key(order[i - 1]) != key(m);
+            if first {
+                kept.push((m, m));
+            } else if let Some(last) = kept.last_mut() {
+                last.1 = m;
+            }
+        }
+        if !sort {
+            kept.sort_by_key(|&(place, _)| place);
+        }
+        let mut events = Vec::with_capacity(self.tape.events.len() - at - 1);
+        for &(place, value) in &kept {
+            events.push(members[place].0);
+            events.extend_from_slice(&self.tape.events[members[value].1.clone()]);
+        }
+        self.tape.events.truncate(at + 1);
+        self.tape.events.extend(events);
+        kept.len()
+    }
+}
+
+/// Where the next value goes: `level` containers open around it.
+struct Slot<'b> {
+    b: &'b mut Builder,
+    level: usize,
+    /// Set by the ordered-map token: the next map keeps its order
+    /// (`to_value`'s `sort_maps: false`).
+    ordered: bool,
+}
+
+impl<'b> Slot<'b> {
+    #[inline]
+    fn scalar(self, event: Event) -> Result<()> {
+        self.b.tape.events.push(event);
+        Ok(())
+    }
+
+    #[inline]
+    fn string(self, s: &str) -> Result<()> {
+        let span = self.b.push_text(s);
+        self.scalar(Event::String(span))
+    }
+
+    #[inline]
+    fn seq(self, wrapper: Option<usize>) -> Result<Seq<'b>> {
+        let at = self.b.open(self.level, false)?;
+        Ok(Seq {
+            b: self.b,
+            at,
+            level: self.level,
+            len: 0,
+            wrapper,
+        })
+    }
+
+    #[inline]
+    fn object(self, order: Order, wrapper: Option<usize>) -> Result<Object<'b>> {
+        let at = self.b.open(self.level, true)?;
+        Ok(Object {
+            b: self.b,
+            at,
+            level: self.level,
+            order,
+            len: 0,
+            previous: None,
+            lengths: 0,
+            repeated: false,
+            pending: None,
+            wrapper,
+        })
+    }
+}
+
+impl<'b> ser::Serializer for Slot<'b> {
+    type Ok = ();
+    type Error = ToValueError;
+    type SerializeSeq = Seq<'b>;
+    type SerializeTuple = Seq<'b>;
+    type SerializeTupleStruct = Seq<'b>;
+    type SerializeTupleVariant = Seq<'b>;
+    type SerializeMap = Object<'b>;
+    type SerializeStruct = Object<'b>;
+    type SerializeStructVariant = Object<'b>;
+
+    #[inline]
+    fn serialize_bool(self, v: bool) -> Result<()> {
+        self.scalar(Event::Bool(v))
+    }
+    #[inline]
+    fn serialize_i8(self, v: i8) -> Result<()> {
+        self.serialize_i64(i64::from(v))
+    }
+    #[inline]
+    fn serialize_i16(self, v: i16) -> Result<()> {
+        self.serialize_i64(i64::from(v))
+    }
+    #[inline]
+    fn serialize_i32(self, v: i32) -> Result<()> {
+        self.serialize_i64(i64::from(v))
+    }
+    #[inline]
+    fn serialize_i64(self, v: i64) -> Result<()> {
+        match u64::try_from(v) {
+            Ok(v) => self.scalar(Event::PosInt(v)),
+            Err(_) => self.scalar(Event::NegInt(v)),
+        }
+    }
+    fn serialize_i128(self, v: i128) -> Result<()> {
+        // `Number::from_i128`: a machine integer when it fits, else text.
+        if let Ok(v) = i64::try_from(v) {
+            return self.serialize_i64(v);
+        }
+        if let Ok(v) = u64::try_from(v) {
+            return self.serialize_u64(v);
+        }
+        let span = self.b.push_text(itoa::Buffer::new().format(v));
+        self.scalar(Event::Number(span))
+    }
+    #[inline]
+    fn serialize_u8(self, v: u8) -> Result<()> {
+        self.serialize_u64(u64::from(v))
+    }
+    #[inline]
+    fn serialize_u16(self, v: u16) -> Result<()> {
+        self.serialize_u64(u64::from(v))
+    }
+    #[inline]
+    fn serialize_u32(self, v: u32) -> Result<()> {
+        self.serialize_u64(u64::from(v))
+    }
+    #[inline]
+    fn serialize_u64(self, v: u64) -> Result<()> {
+        self.scalar(Event::PosInt(v))
+    }
+    fn serialize_u128(self, v: u128) -> Result<()> {
+        if let Ok(v) = u64::try_from(v) {
+            return self.serialize_u64(v);
+        }
+        let span = self.b.push_text(itoa::Buffer::new().format(v));
+        self.scalar(Event::Number(span))
+    }
+    #[inline]
+    fn serialize_f32(self, v: f32) -> Result<()> {
+        // `Value::from(f32)`: null when not finite.
+        self.scalar(if v.is_finite() {
+            Event::Float32(v)
+        } else {
+            Event::Null
+        })
+    }
+    #[inline]
+    fn serialize_f64(self, v: f64) -> Result<()> {
+        self.scalar(if v.is_finite() {
+            Event::Float(v)
+        } else {
+            Event::Null
+        })
+    }
+    #[inline]
+    fn serialize_char(self, v: char) -> Result<()> {
+        self.string(v.encode_utf8(&mut [0; 4]))
+    }
+    #[inline]
+    fn serialize_str(self, v: &str) -> Result<()> {
+        self.string(v)
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result<()> {
+        // An array of numbers, without `to_value`'s depth check (it builds
+        // the array directly).
+        let at = self.b.open_unchecked(self.level, false);
+        self.b
+            .tape
+            .events
+            .extend(v.iter().map(|&b| Event::PosInt(u64::from(b))));
+        self.b.close(at, v.len());
+        Ok(())
+    }
+    #[inline]
+    fn serialize_none(self) -> Result<()> {
+        self.scalar(Event::Null)
+    }
+    #[inline]
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<()> {
+        value.serialize(self)
+    }
+    #[inline]
+    fn serialize_unit(self) -> Result<()> {
+        self.scalar(Event::Null)
+    }
+    #[inline]
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
+        self.scalar(Event::Null)
+    }
+    #[inline]
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<()> {
+        self.string(variant)
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        match name {
+            NUMBER_TOKEN => {
+                let start = self.b.tape.text.len();
+                value.serialize(TextCapture(&mut self.b.tape.text))?;
+                let span = self.b.span_from(start);
+                let text = self.b.text(span);
+                if scan_number(text.as_bytes()) != Some(text.len()) {
+                    return Err(ser::Error::custom(format!("invalid number text {text:?}")));
+                }
+                self.scalar(Event::Number(span))
+            }
+            ORDERED_MAP_TOKEN => value.serialize(Slot {
+                ordered: true,
+                ..self
+            }),
+            _ => value.serialize(self),
+        }
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        let at = self.b.open_variant(self.level, variant)?;
+        value.serialize(Slot {
+            b: &mut *self.b,
+            level: self.level + 1,
+            ordered: false,
+        })?;
+        self.b.close(at, 1);
+        Ok(())
+    }
+    #[inline]
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Seq<'b>> {
+        self.seq(None)
+    }
+    #[inline]
+    fn serialize_tuple(self, _len: usize) -> Result<Seq<'b>> {
+        self.seq(None)
+    }
+    #[inline]
+    fn serialize_tuple_struct(self, _name: &'static str, _len: usize) -> Result<Seq<'b>> {
+        self.seq(None)
+    }
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> Result<Seq<'b>> {
+        let wrapper = self.b.open_variant(self.level, variant)?;
+        Slot {
+            b: self.b,
+            level: self.level + 1,
+            ordered: false,
+        }
+        .seq(Some(wrapper))
+    }
+    #[inline]
+    fn serialize_map(self, _len: Option<usize>) -> Result<Object<'b>> {
+        let order = if self.ordered {
+            Order::Kept
+        } else {
+            Order::Sorted { sorted: true }
+        };
+        self.object(order, None)
+    }
+    #[inline]
+    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Object<'b>> {
+        self.object(Order::Kept, None)
+    }
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> Result<Object<'b>> {
+        let wrapper = self.b.open_variant(self.level, variant)?;
+        Slot {
+            b: self.b,
+            level: self.level + 1,
+            ordered: false,
+        }
+        .object(Order::Kept, Some(wrapper))
+    }
+}
+
+/// An open array (or the array of a tuple variant).
+struct Seq<'b> {
+    b: &'b mut Builder,
+    at: usize,
+    level: usize,
+    len: usize,
+    /// The `{"variant": ...}` around it, closed with it.
+    wrapper: Option<usize>,
+}
+
+impl Seq<'_> {
+    #[inline]
+    fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.len += 1;
+        value.serialize(Slot {
+            b: &mut *self.b,
+            level: self.level + 1,
+            ordered: false,
+        })
+    }
+
+    #[inline]
+    fn end(self) -> Result<()> {
+        self.b.close(self.at, self.len);
+        if let Some(wrapper) = self.wrapper {
+            self.b.close(wrapper, 1);
+        }
+        Ok(())
+    }
+}
+
+impl ser::SerializeSeq for Seq<'_> {
+    type Ok = ();
+    type Error = ToValueError;
+    #[inline]
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        Seq::end(self)
+    }
+}
+
+impl ser::SerializeTuple for Seq<'_> {
+    type Ok = ();
+    type Error = ToValueError;
+    #[inline]
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        Seq::end(self)
+    }
+}
+
+impl ser::SerializeTupleStruct for Seq<'_> {
+    type Ok = ();
+    type Error = ToValueError;
+    #[inline]
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        Seq::end(self)
+    }
+}
+
+impl ser::SerializeTupleVariant for Seq<'_> {
+    type Ok = ();
+    type Error = ToValueError;
+    #[inline]
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        Seq::end(self)
+    }
+}
+
+/// The final order of an object's members.
+#[derive(Clone, Copy)]
+enum Order {
+    /// Arrival order: a struct's fields, or a `Value`'s map.
+    Kept,
+    /// Sorted by key (`to_value` sorts maps); `sorted` while every key
+    /// arrived greater than the one before.
+    Sorted { sorted: bool },
+}
+
+/// An open object: a struct, a map, or a struct variant's fields.
+struct Object<'b> {
+    b: &'b mut Builder,
+    at: usize,
+    level: usize,
+    order: Order,
+    /// Members written so far.
+    len: usize,
+    /// The last member's key (a sorted map compares the next with it).
+    previous: Option<Event>,
+    /// A bit per key seen so far, from its length and first byte: two
+    /// keys can be equal only if their bits collide, so most keys need no
+    /// comparison (a struct's fields rarely collide).
+    lengths: u64,
+    /// A key repeats one before it.
+    repeated: bool,
+    /// A map key whose value has not come yet.
+    pending: Option<Span>,
+    wrapper: Option<usize>,
+}
+
+impl Object<'_> {
+    /// Records the next member's key: `event` (a `Key` or `StaticKey`),
+    /// whose text is `name` when it is known at compile time (else it is
+    /// read from the tape).
+    #[inline(always)]
+    fn key(&mut self, event: Event, name: Option<&'static str>) {
+        let text = match name {
+            Some(name) => name,
+            None => self.b.tape.key(event),
+        };
+        match &mut self.order {
+            Order::Sorted { sorted } => {
+                // `<=`: an equal key repeats one, and reordering drops it.
+                if *sorted {
+                    if let Some(previous) = self.previous {
+                        if text <= self.b.tape.key(previous) {
+                            *sorted = false;
+                        }
+                    }
+                }
+                self.previous = Some(event);
+            }
+            // Checked once at the end, by sorting.
+            Order::Kept if self.len >= SMALL_OBJECT => {}
+            Order::Kept => {
+                let first = text.as_bytes().first().copied().unwrap_or(0);
+                let bit = 1u64 << ((text.len() ^ usize::from(first).wrapping_mul(7)) % 64);
+                if self.lengths & bit != 0 && self.b.has_key(self.at, text) {
+                    self.repeated = true;
+                }
+                self.lengths |= bit;
+            }
+        }
+        self.len += 1;
+        self.b.tape.events.push(event);
+    }
+
+    #[inline]
+    fn value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        value.serialize(Slot {
+            b: &mut *self.b,
+            level: self.level + 1,
+            ordered: false,
+        })
+    }
+
+    #[inline]
+    fn end(self) -> Result<()> {
+        let b = self.b;
+        let reorder = match self.order {
+            Order::Sorted { sorted } => !sorted,
+            Order::Kept => self.repeated || (self.len > SMALL_OBJECT && b.repeats(self.at)),
+        };
+        let mut len = self.len;
+        if reorder {
+            len = b.reorder(self.at, matches!(self.order, Order::Sorted { .. }));
+        }
+        b.close(self.at, len);
+        if let Some(wrapper) = self.wrapper {
+            b.close(wrapper, 1);
+        }
+        Ok(())
+    }
+}
+
+impl ser::SerializeMap for Object<'_> {
+    type Ok = ();
+    type Error = ToValueError;
+
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<()> {
+        // A second key before a value replaces the first, as in
+        // `to_value`: its text is the last thing written.
+        if let Some(pending) = self.pending.take() {
+            self.b.tape.text.truncate(pending.start as usize);
+        }
+        let start = self.b.tape.text.len();
+        write_key(key, &mut self.b.tape.text)?;
+        self.pending = Some(self.b.span_from(start));
+        Ok(())
+    }
+
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        let key = self
+            .pending
+            .take()
+            .ok_or_else(|| ser::Error::custom("serialize_value called before serialize_key"))?;
+        self.key(Event::Key(key), None);
+        self.value(value)
+    }
+
+    fn end(self) -> Result<()> {
+        // A key without a value is dropped, as `to_value` drops it.
+        if let Some(pending) = self.pending {
+            self.b.tape.text.truncate(pending.start as usize);
+        }
+        Object::end(self)
+    }
+}
+
+impl ser::SerializeStruct for Object<'_> {
+    type Ok = ();
+    type Error = ToValueError;
+
+    #[inline]
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        let event = self.b.static_key(key);
+        self.key(event, Some(key));
+        self.value(value)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        Object::end(self)
+    }
+}
+
+impl ser::SerializeStructVariant for Object<'_> {
+    type Ok = ();
+    type Error = ToValueError;
+
+    #[inline]
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        ser::SerializeStruct::serialize_field(self, key, value)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        Object::end(self)
+    }
+}

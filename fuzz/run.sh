@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Runs the fuzz targets with cargo-fuzz on the nightly toolchain, one after
+# another, and prints each one's executions and time. See README.md.
+#
+#   fuzz/run.sh                          every target for 30 s
+#   fuzz/run.sh --time 3600 md_parse     one target for an hour
+#   fuzz/run.sh --runs 10000000 json     one target for 10 million inputs
+#   fuzz/run.sh --time 600 -- -jobs=2 -workers=2   extra libFuzzer flags
+#
+# Each target reads its committed inputs (corpus/TARGET, the seeds and the
+# minimized corpus, and regressions/TARGET) and writes what it finds to
+# scratch/TARGET, never into the committed corpus; a failing input lands
+# in artifacts/TARGET/. Exits non-zero at the first target that fails.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+time=30
+runs=""
+targets=()
+extra=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --time) time="$2"; shift 2 ;;
+    --runs) runs="$2"; shift 2 ;;
+    --) shift; extra=("$@"); break ;;
+    -*) echo "usage: fuzz/run.sh [--time SECONDS] [--runs N] [TARGET...] [-- LIBFUZZER-FLAGS]" >&2; exit 2 ;;
+    *) targets+=("$1"); shift ;;
+  esac
+done
+if [ ${#targets[@]} -eq 0 ]; then
+  mapfile -t targets < <(cargo +nightly fuzz list)
+fi
+
+# No sanitizer: the workspace forbids `unsafe`, so AddressSanitizer would
+# only watch the dependencies, at about half the speed. Debug assertions
+# on: integer overflow panics, as in a test build.
+flags=(--sanitizer none --debug-assertions)
+cargo +nightly fuzz build "${flags[@]}"
+
+for target in "${targets[@]}"; do
+  mkdir -p "scratch/$target"
+  corpora=("scratch/$target")
+  for dir in "corpus/$target" "regressions/$target"; do
+    if [ -d "$dir" ]; then corpora+=("$dir"); fi
+  done
+  limit=(-max_total_time="$time")
+  if [ -n "$runs" ]; then limit=(-runs="$runs"); fi
+  # Inputs are small and every reader is linear: an input that takes 10 s
+  # is a blow-up, and so is one that needs 2 GB.
+  libfuzzer=("${limit[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 "${extra[@]}")
+  echo "== fuzz $target: cargo +nightly fuzz run ${flags[*]} $target ${corpora[*]} -- ${libfuzzer[*]}"
+  start=$(date +%s)
+  log="scratch/$target.log"
+  if ! cargo +nightly fuzz run "${flags[@]}" "$target" "${corpora[@]}" -- "${libfuzzer[@]}" > "$log" 2>&1; then
+    tail -n 60 "$log"
+    echo "fuzz: $target FAILED (the whole log: fuzz/$log; the input: fuzz/artifacts/$target/)"
+    exit 1
+  fi
+  executed=$(grep -h 'stat::number_of_executed_units' "$log" | awk '{ sum += $2 } END { print sum + 0 }')
+  echo "fuzz: $target: $executed runs in $(( $(date +%s) - start )) s, no failure"
+done
