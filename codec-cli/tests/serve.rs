@@ -1012,8 +1012,10 @@ fn large_documents_are_streamed_from_their_file() {
 fn a_broken_large_document_stops_the_server() {
     let dir = temp_dir("streamed-broken");
     let mut doc = big_rows(20_000);
-    let at = doc.len() - 40;
-    doc[at] = b'}';
+    // The last row's `true` becomes `txue`.
+    let at = doc.len() - 5;
+    assert_eq!(&doc[at - 1..at + 3], b"true");
+    doc[at] = b'x';
     write_doc(&dir, "big.json", &doc);
     let out = Command::new(env!("CARGO_BIN_EXE_codec"))
         .args(["serve", "--addr", "127.0.0.1:0", "--stream-above", "0"])
