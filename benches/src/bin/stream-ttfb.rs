@@ -40,7 +40,7 @@ fn row(id: u64) -> Row {
         id,
         name: format!("row number {id}"),
         note: format!("a note long enough to be a realistic cell, row {id}"),
-        ok: id % 3 != 0,
+        ok: !id.is_multiple_of(3),
     }
 }
 
