@@ -1,7 +1,7 @@
 //! The negotiated path end to end, as a service sees it: the same typed
 //! data served in process by an axum [`Router`], once with axum's own
 //! [`axum::Json`] (the baseline) and once as
-//! [`Negotiated`](negotiate::Negotiated) data behind the real
+//! [`Negotiated`] data behind the real
 //! [`NegotiateLayer`] with the real codecs (codec-json, codec-md's default
 //! profile, codec-mcp's defaults).
 //!
