@@ -47,7 +47,17 @@
 //!   [`CodecExt`], [`Value`], [`MediaType`], [`TextLimit`],
 //!   [`TokenCounter`], [`Negotiator`], [`Profile`], [`ProtocolVersion`],
 //!   [`StructuredContent`], and, with their features, `O200k`,
-//!   `ResponseHeaders`, `Negotiated` and `NegotiateLayer`.
+//!   `ResponseHeaders`, `NegotiatedStream`, `Negotiated` and
+//!   `NegotiateLayer`.
+//!
+//! A response of any size is a `NegotiatedStream` of rows (feature
+//! `http`; returned from an axum handler with feature `axum`): JSON writes
+//! it as an array and markdown as a table, a row at a time as the client
+//! reads, in memory that does not grow with it (`codec-md/SPEC.md`,
+//! *Streaming*, says how a table goes on when rows change shape). MCP
+//! results and the HTML page need the whole response: their rows are
+//! collected, up to 64 MiB, and written whole. Streamed responses carry no
+//! `ETag` and no token count, which need the whole body first.
 //!
 //! It adds no code of its own to the path of a response: what it builds is
 //! the same [`Negotiator`] a service could assemble from the crates.
@@ -60,7 +70,7 @@
 //! | `md` | on | `text/markdown` (codec-md), also for `text/x-markdown` and `text/plain` |
 //! | `mcp` | on | MCP `CallToolResult`s (codec-mcp); implies `json` and `md` |
 //! | `html` | off | the browsable page (codec-html), opt-in with `Standard::html` |
-//! | `http` | off | `http::Response`s and `ResponseHeaders` (ETag and 304, `Link`, the token count) |
+//! | `http` | off | `http::Response`s and `ResponseHeaders` (ETag and 304, `Link`, the token count); `NegotiatedStream`, rows streamed as a body |
 //! | `axum` | off | `Negotiated` and `NegotiateLayer`; implies `http` |
 //! | `tokens` | off | `O200k`, the exact o200k token count: the `x-markdown-tokens` header, token budgets, the page's figures |
 //!
@@ -133,10 +143,10 @@ pub use codec_md::Profile;
 #[cfg(feature = "axum")]
 #[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
 pub use negotiate::{NegotiateLayer, Negotiated};
-pub use negotiate::{Negotiator, NegotiatorBuilder};
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
-pub use negotiate::{RequestFacts, ResponseHeaders};
+pub use negotiate::{NegotiatedStream, RequestFacts, ResponseHeaders};
+pub use negotiate::{Negotiator, NegotiatorBuilder};
 pub use standard::{SetupError, Standard};
 
 /// The standard negotiator over the real codecs, to configure and build

@@ -19,7 +19,7 @@ pub(crate) struct Cli {
 pub(crate) enum Command {
     /// Encode JSON input with a codec (markdown by default).
     #[command(
-        after_help = "Examples:\n  codec render --sample\n  codec render data.json --profile dense\n  codec render data.json --to json --pretty\n  codec render --sample --budget 500 --budget-hint 'Ask for fewer repositories.'\n  codec render - --accept 'text/markdown, */*;q=0.1' < data.json"
+        after_help = "Examples:\n  codec render --sample\n  codec render data.json --profile dense\n  codec render data.json --to json --pretty\n  codec render --sample --budget 500 --budget-hint 'Ask for fewer repositories.'\n  codec render data.json --stream always --to json\n  codec render - --accept 'text/markdown, */*;q=0.1' < data.json"
     )]
     Render(RenderArgs),
     /// Read markdown (codec-md's, or GFM tables and key lists) back into JSON.
@@ -188,8 +188,26 @@ pub(crate) struct RenderArgs {
     /// prints `Content-Type: ...` on stderr.
     #[arg(long, value_name = "HEADER")]
     pub(crate) accept: Option<String>,
+    /// Render rows as they are read, in memory bounded by the largest row:
+    /// for a document that is an array of rows, or an object whose one
+    /// member is (`{"rows": [...]}`). auto: inputs over 4 MiB, with a
+    /// codec that writes rows as they come (json; md without --budget);
+    /// always: any rows input, any codec (the others collect the rows, up
+    /// to 64 MiB); never: read the whole input first. Markdown of rows
+    /// that are not uniform follows the streaming rule of codec-md's
+    /// SPEC.md (*Streaming*).
+    #[arg(long, value_name = "WHEN", default_value = "auto")]
+    pub(crate) stream: StreamWhen,
     #[command(flatten)]
     pub(crate) codec: CodecOptions,
+}
+
+/// `--stream`: when `render` writes rows as it reads them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum StreamWhen {
+    Auto,
+    Always,
+    Never,
 }
 
 #[derive(Debug, Args)]
@@ -263,6 +281,15 @@ pub(crate) struct ServeArgs {
     /// skipped with a warning; links that stay inside DIR are served).
     #[arg(long)]
     pub(crate) follow_symlinks: bool,
+    /// Stream documents whose file is larger than this and whose rows
+    /// are an array (or an object's one member): never loaded, they are
+    /// read and encoded as each response is sent, in memory bounded by
+    /// their largest row, as JSON or markdown (the other formats need the
+    /// whole document), without an ETag or a token count. Checked whole at
+    /// start. `64MiB` (the default), `100MB`, `1GiB`, `0` (every rows
+    /// document), `none`.
+    #[arg(long, value_name = "SIZE", default_value = "64MiB", value_parser = stream_above)]
+    pub(crate) stream_above: StreamAbove,
     #[command(flatten)]
     pub(crate) codec: CodecOptions,
 }
@@ -319,6 +346,43 @@ fn text_limit(text: &str) -> Result<TextLimitArg, String> {
         "none" => Ok(TextLimitArg::None),
         _ => budget(text).map(TextLimitArg::Limit),
     }
+}
+
+/// `--stream-above`: a size in bytes, or `None` for no streaming.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct StreamAbove(pub(crate) Option<u64>);
+
+fn stream_above(text: &str) -> Result<StreamAbove, String> {
+    size(text).map(StreamAbove)
+}
+
+/// A size flag: a number of bytes with an optional unit (`KB`, `MB`,
+/// `GB`, decimal; `KiB`, `MiB`, `GiB`, binary; `B`), or `none`.
+fn size(text: &str) -> Result<Option<u64>, String> {
+    if text == "none" {
+        return Ok(None);
+    }
+    let digits = text.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let unit: u64 = match &text[digits.len()..] {
+        "" | "B" => 1,
+        "KB" => 1_000,
+        "MB" => 1_000_000,
+        "GB" => 1_000_000_000,
+        "KiB" => 1 << 10,
+        "MiB" => 1 << 20,
+        "GiB" => 1 << 30,
+        other => {
+            return Err(format!(
+                "unknown unit {other:?}: use B, KB, MB, GB, KiB, MiB or GiB"
+            ))
+        }
+    };
+    digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(unit))
+        .map(Some)
+        .ok_or_else(|| format!("expected a size (`16MiB`, `100MB`, `0`) or `none`, found {text:?}"))
 }
 
 /// A duration flag: `10s`, `500ms`, `2m`, or a bare number of seconds;
@@ -413,6 +477,33 @@ mod tests {
         }
         assert!(at_least_one("0").is_err());
         assert!(at_least_one("x").is_err());
+    }
+
+    #[test]
+    fn sizes() {
+        let cases: &[(&str, Result<Option<u64>, &str>)] = &[
+            ("16MiB", Ok(Some(16 << 20))),
+            ("100MB", Ok(Some(100_000_000))),
+            ("1GiB", Ok(Some(1 << 30))),
+            ("0", Ok(Some(0))),
+            ("512B", Ok(Some(512))),
+            ("none", Ok(None)),
+            (
+                "16mb",
+                Err("unknown unit \"mb\": use B, KB, MB, GB, KiB, MiB or GiB"),
+            ),
+            (
+                "MiB",
+                Err("expected a size (`16MiB`, `100MB`, `0`) or `none`, found \"MiB\""),
+            ),
+            (
+                "99999999999GiB",
+                Err("expected a size (`16MiB`, `100MB`, `0`) or `none`, found \"99999999999GiB\""),
+            ),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(size(text), expected.map_err(str::to_owned), "{text:?}");
+        }
     }
 
     #[test]

@@ -30,6 +30,53 @@ pub(crate) fn read(path: Option<&Path>) -> Result<(Vec<u8>, String), CliError> {
     }
 }
 
+/// Opens `path` for reading (standard input for `None` or `-`). Returns
+/// the reader and a name for error messages.
+pub(crate) fn open(path: Option<&Path>) -> Result<(Box<dyn Read>, String), CliError> {
+    match path {
+        Some(p) if p != Path::new("-") => std::fs::File::open(p)
+            .map(|file| (Box::new(file) as Box<dyn Read>, p.display().to_string()))
+            .map_err(|source| CliError::Read {
+                path: p.to_owned(),
+                source,
+            }),
+        _ => Ok((Box::new(std::io::stdin()), "<stdin>".to_owned())),
+    }
+}
+
+/// Reads up to `limit` bytes of `source` into `head`: all of it when
+/// `head` ends up shorter than `limit`.
+pub(crate) fn read_head(
+    source: &mut dyn Read,
+    head: &mut Vec<u8>,
+    limit: usize,
+    name: &str,
+) -> Result<(), CliError> {
+    source
+        .take(limit as u64)
+        .read_to_end(head)
+        .map(|_| ())
+        .map_err(|source| CliError::Read {
+            path: PathBuf::from(name),
+            source,
+        })
+}
+
+/// Reads the rest of `source` after `head`.
+pub(crate) fn read_rest(
+    source: &mut dyn Read,
+    mut head: Vec<u8>,
+    name: &str,
+) -> Result<Vec<u8>, CliError> {
+    source
+        .read_to_end(&mut head)
+        .map_err(|source| CliError::Read {
+            path: PathBuf::from(name),
+            source,
+        })?;
+    Ok(head)
+}
+
 /// Parses JSON bytes, naming `input` and the line and column on error.
 pub(crate) fn parse_json(bytes: &[u8], input: &str) -> Result<Value, CliError> {
     codec_core::from_slice(bytes).map_err(|e| CliError::Json {

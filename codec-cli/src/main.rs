@@ -20,6 +20,7 @@ mod negotiate_cmd;
 mod parse_cmd;
 mod registry;
 mod render;
+mod rows;
 mod serve;
 mod stats;
 mod tokens;

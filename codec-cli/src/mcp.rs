@@ -51,7 +51,7 @@ pub(crate) fn run(args: &McpArgs) -> Result<(), CliError> {
     }
     let (documents, failed) = match &args.dir {
         Some(dir) => {
-            let loaded = directory::load_dir(dir, args.follow_symlinks)?;
+            let loaded = directory::load_dir(dir, args.follow_symlinks, None)?;
             for skipped in &loaded.skipped {
                 eprintln!("codec: {skipped}");
             }

@@ -22,16 +22,21 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
+use codec_core::RowsShape;
 use codec_core::{Map, MediaType, Value};
 use http::header::{self, HeaderValue};
 use http::request::Parts;
 use http::{Method, Request, Response, StatusCode, Version};
 use hyper::body::Incoming;
-use negotiate::{Negotiator, RequestFacts, ResponseHeaders};
-use tokio::sync::Semaphore;
+use negotiate::{
+    NegotiatedStream, Negotiator, Representation, RequestFacts, ResponseHeaders, Selection, Source,
+};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::cli::ServeArgs;
+use crate::directory::Streamed;
 use crate::error::CliError;
+use crate::rows::Rows;
 use crate::{directory, input};
 
 use self::body::SharedBody;
@@ -53,9 +58,9 @@ struct Site {
 }
 
 pub(crate) fn run(args: &ServeArgs) -> Result<(), CliError> {
-    let documents = match &args.dir {
+    let (documents, streamed) = match &args.dir {
         Some(dir) => {
-            let mut loaded = directory::load_dir(dir, args.follow_symlinks)?;
+            let mut loaded = directory::load_dir(dir, args.follow_symlinks, args.stream_above.0)?;
             for skipped in &loaded.skipped {
                 eprintln!("codec: {skipped}");
             }
@@ -64,17 +69,27 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), CliError> {
             if let Some((_, error)) = loaded.failed.pop_first() {
                 return Err(error);
             }
-            loaded.documents
+            (loaded.documents, loaded.streamed)
         }
-        None => BTreeMap::from([(
-            input::SAMPLE_NAME.to_owned(),
-            input::parse_json(input::SAMPLE, "sample")?,
-        )]),
+        None => (
+            BTreeMap::from([(
+                input::SAMPLE_NAME.to_owned(),
+                input::parse_json(input::SAMPLE, "sample")?,
+            )]),
+            BTreeMap::new(),
+        ),
     };
+    for (name, file) in &streamed {
+        eprintln!(
+            "codec: streaming {name} ({} bytes, {} rows): read anew for each response, as JSON or markdown",
+            file.len, file.rows
+        );
+    }
     let (negotiator, headers) = crate::registry::serve(&args.codec)?;
     let site = Arc::new(Site::new(
         (negotiator, headers),
         documents,
+        streamed,
         args.max_concurrent,
     ));
     let timeouts = Timeouts {
@@ -124,17 +139,22 @@ impl Site {
     fn new(
         (negotiator, headers): (Negotiator, ResponseHeaders),
         documents: BTreeMap<String, Value>,
+        streamed: BTreeMap<String, Streamed>,
         max_concurrent: usize,
     ) -> Site {
         let codecs = negotiator.codecs().len();
         let offers = negotiator.media_types().len();
-        let documents: BTreeMap<String, Document> = documents
+        let mut documents: BTreeMap<String, Document> = documents
             .into_iter()
             .map(|(name, value)| {
                 let document = Document::new(&name, value, (codecs, offers));
                 (name, document)
             })
             .collect();
+        for (name, file) in streamed {
+            let document = Document::streamed(&name, file);
+            documents.insert(name, document);
+        }
         let index = Value::Array(
             documents
                 .iter()
@@ -248,6 +268,9 @@ async fn respond(site: &Arc<Site>, request: &Parts) -> (Response<SharedBody>, Op
             .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
         return (response, Some(content_type));
     };
+    if let Some(file) = document.file() {
+        return stream(site, request, document.path(), file, selection, slot);
+    }
     let index = site
         .negotiator
         .codecs()
@@ -309,6 +332,89 @@ async fn respond(site: &Arc<Site>, request: &Parts) -> (Response<SharedBody>, Op
     (Response::from_parts(parts, body), Some(content_type))
 }
 
+/// A streamed document's response: its rows read from its file and
+/// encoded by the negotiated codec as they are sent, in memory bounded by
+/// the largest row. Only the formats that write rows as they come stream
+/// (JSON, markdown): a request that negotiated another (a browser's
+/// `text/html`) gets the first of its acceptable ones that does, and one
+/// that named another (`?format=mcp`), or accepts none, a 406 that says
+/// which do. No `ETag`, no token count, no `Content-Length`: they need
+/// the whole body first.
+fn stream(
+    site: &Site,
+    request: &Parts,
+    path: &str,
+    file: &Streamed,
+    selection: Selection<'_>,
+    slot: OwnedSemaphorePermit,
+) -> (Response<SharedBody>, Option<MediaType>) {
+    let shape = match &file.shape {
+        Rows::Array => RowsShape::array(),
+        Rows::Member(key) => RowsShape::member(key.clone()),
+    };
+    let streams = |selection: &Selection<'_>| selection.codec().row_encoder(&shape).is_some();
+    let chosen = if streams(&selection) {
+        Some(selection)
+    } else if matches!(
+        selection.source(),
+        Source::QueryParam | Source::PathExtension
+    ) {
+        None
+    } else {
+        site.negotiator
+            .ranked(request.headers.get_all(header::ACCEPT))
+            .into_iter()
+            .find(streams)
+    };
+    let Some(selection) = chosen else {
+        let mut body = format!(
+            "406 Not Acceptable: {path} is streamed (its file is larger than --stream-above), \
+             and only these media types stream it:\n"
+        );
+        for codec in site.negotiator.codecs() {
+            if codec.row_encoder(&shape).is_some() {
+                body.push_str(&format!("  {}\n", codec.media_type()));
+            }
+        }
+        return (text(StatusCode::NOT_ACCEPTABLE, body), None);
+    };
+    let content_type = selection.content_type().clone();
+    let mut reader = match file.reader() {
+        Ok(reader) => reader,
+        Err(e) => {
+            return (
+                text(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    format!("500 Internal Server Error: {e}\n"),
+                ),
+                Some(content_type),
+            )
+        }
+    };
+    let rows = std::iter::from_fn(move || reader.next_row().transpose());
+    let mut rows = NegotiatedStream::try_from_iter(rows);
+    if let Some(key) = shape.member_key() {
+        rows = rows.member(key);
+    }
+    let body = rows.into_body(Arc::clone(selection.codec()));
+    let mut response = Response::new(SharedBody::streaming(body, slot));
+    let (mut parts, body) = {
+        let headers = response.headers_mut();
+        headers.insert(header::VARY, HeaderValue::from_static("Accept"));
+        response.into_parts()
+    };
+    selection.apply_headers(&mut parts.headers);
+    let facts = RequestFacts::new(&request.method, &request.uri, &request.headers);
+    site.headers.apply(
+        &site.negotiator,
+        &facts,
+        &selection,
+        &Representation::streamed(),
+        &mut parts,
+    );
+    (Response::from_parts(parts, body), Some(content_type))
+}
+
 /// Why the `Host` header makes the request invalid (RFC 9112 §3.2: a
 /// server must answer 400 to an HTTP/1.1 request without one, to any with
 /// more than one, or with an invalid one).
@@ -359,14 +465,15 @@ fn log_line(
         format!("{:?}", accept.join(", "))
     };
     let chosen = chosen.map_or("-".to_owned(), |t| format!("{:?}", t.as_str()));
+    // A streamed body has no length: `streamed` stands for it.
     let bytes = response
         .headers()
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
-        .unwrap_or("0");
+        .map_or("streamed".to_owned(), |len| format!("{len}B"));
     let target = request.uri.path_and_query().map_or("/", |pq| pq.as_str());
     format!(
-        "{} {target} {} accept={accept} type={chosen} {bytes}B {:.1}ms",
+        "{} {target} {} accept={accept} type={chosen} {bytes} {:.1}ms",
         request.method,
         response.status().as_u16(),
         started.elapsed().as_secs_f64() * 1000.0

@@ -438,3 +438,79 @@ fn profiles_and_lossless_round_trip_through_parse() {
     let conflicting = codec(&["parse", "--dense", "--lossless"], b"");
     assert_eq!(conflicting.status.code(), Some(64));
 }
+
+/// `--stream`: rows written as they are read give the bytes of the whole
+/// document read first, for the JSON codec whatever the rows.
+#[test]
+fn render_streams_rows_as_it_reads_them() {
+    let member = br#"{"rows": [{"id": 1, "x": [1, {"y": null}]}, 2, "s"]}"#;
+    for input in [ROWS, member.as_slice(), b"[]", b" [ 1 ] \n"] {
+        for flags in [&["--to", "json"][..], &["--to", "json", "--pretty"]] {
+            let whole = codec(&[&["render", "--stream", "never"], flags].concat(), input);
+            let streamed = codec(&[&["render", "--stream", "always"], flags].concat(), input);
+            assert_eq!(whole.status.code(), Some(0), "{}", stderr(&whole));
+            assert_eq!(streamed.status.code(), Some(0), "{}", stderr(&streamed));
+            assert_eq!(stdout(&streamed), stdout(&whole), "{flags:?}");
+        }
+    }
+    // Markdown: uniform rows are the buffered table; other rows follow
+    // the streaming rule, and `codec parse` reads them back.
+    let whole = codec(&["render", "--stream", "never"], ROWS);
+    let streamed = codec(&["render", "--stream", "always"], ROWS);
+    assert_eq!(stdout(&streamed), stdout(&whole));
+    let streamed = codec(&["render", "--stream", "always"], member);
+    assert_eq!(
+        stdout(&streamed),
+        "# rows\n\n## [0]\n\n- **id**: 1\n\n### x\n\n- **[0]**: 1\n\n#### [1]\n\n- **y**:\n\n## [1]\n\n2\n\n## [2]\n\ns\n"
+    );
+    let read = codec(&["parse"], &streamed.stdout);
+    assert_eq!(
+        stdout(&read),
+        "{\"rows\":[{\"id\":1,\"x\":[1,{\"y\":null}]},2,\"s\"]}\n"
+    );
+    // Not rows: streaming was asked for, and cannot be.
+    let out = codec(&["render", "--stream", "always"], b"{\"a\": 1, \"b\": [1]}");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        "codec: <stdin>: cannot stream: the document is not rows (an array, or an object \
+         whose one member is an array)\n"
+    );
+}
+
+/// A row that does not parse ends the output where it is, and the error
+/// names it where the parser of the whole input would.
+#[test]
+fn a_broken_row_ends_a_streamed_rendering() {
+    let out = codec(
+        &["render", "--stream", "always", "--to", "json"],
+        b"[1,\n 2, tru]",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out), "[1,2");
+    assert_eq!(
+        stderr(&out),
+        "codec: <stdin>:2:8: invalid JSON: expected true, found ']'\n"
+    );
+    let whole = codec(&["render", "--stream", "never"], b"[1,\n 2, tru]");
+    assert_eq!(stderr(&whole), stderr(&out));
+}
+
+/// `--stream auto` streams a large input with a codec that writes rows
+/// as they come: the same bytes as reading it whole.
+#[test]
+fn large_inputs_stream_by_themselves() {
+    let row = r#"{"id": 1, "name": "a row of some length to fill the input quickly"}"#;
+    let rows = vec![row; 5 << 20 >> 6];
+    let input = format!("{{\"rows\": [{}]}}", rows.join(","));
+    assert!(input.len() > 5 << 20);
+    let dir = temp_dir("large");
+    let path = dir.join("large.json");
+    std::fs::write(&path, &input).unwrap();
+    let path = path.to_str().unwrap();
+    let auto = codec(&["render", path, "--to", "json"], b"");
+    let whole = codec(&["render", path, "--to", "json", "--stream", "never"], b"");
+    assert_eq!(auto.status.code(), Some(0), "{}", stderr(&auto));
+    assert!(auto.stdout == whole.stdout);
+    assert!(auto.stdout.starts_with(b"{\"rows\":[{\"id\":1,"));
+}

@@ -928,3 +928,136 @@ fn serve_keeps_markdown_within_the_budget() {
     let json = request_with(addr, "GET", "/big", &[]);
     assert_eq!(json.body, big_rows(2_000));
 }
+
+/// `--stream-above`: a rows document larger than it is never loaded; each
+/// response reads its rows from the file and encodes them as it sends
+/// them, as JSON or markdown, so the server's memory stays flat however
+/// large the document. Other documents are served as before.
+#[test]
+fn large_documents_are_streamed_from_their_file() {
+    let dir = temp_dir("streamed");
+    let doc = big_rows(250_000);
+    let member = [b"{\"rows\": ".as_slice(), &doc, b"}"].concat();
+    write_doc(&dir, "big.json", &member);
+    write_doc(&dir, "small.json", br#"{"a": [1, 2]}"#);
+    write_doc(&dir, "scalar.json", b"[1, {\"x\": \"y\\nz\"}]");
+    let server = Server::start(&["--stream-above", "1MB", dir.to_str().unwrap()]);
+    assert!(
+        server.startup.iter().any(|l| l.starts_with(&format!(
+            "codec: streaming big ({} bytes, 250000 rows)",
+            member.len()
+        ))),
+        "{:?}",
+        server.startup
+    );
+    let idle_kb = server.status_kb("VmHWM");
+
+    // JSON: the bytes of the whole document, chunked, without a length,
+    // an ETag or a token count.
+    let json = get(&server.addr, "/big", None);
+    assert_eq!(json.status, 200);
+    assert_eq!(json.header("transfer-encoding"), Some("chunked"));
+    for absent in ["content-length", "etag", "x-markdown-tokens"] {
+        assert_eq!(json.header(absent), None, "{absent}");
+    }
+    let body = unchunk(&json.body);
+    let whole = codec_core::from_slice(&member).unwrap();
+    assert!(body == codec_json_bytes(&whole));
+    assert!(server
+        .log_line("GET /big 200")
+        .contains("type=\"application/json\" streamed"));
+
+    // Markdown: the table, uniform rows, so the whole rendering's bytes.
+    let md = get(&server.addr, "/big", Some("text/markdown"));
+    assert_eq!(md.status, 200);
+    let body = String::from_utf8(unchunk(&md.body)).unwrap();
+    assert!(body.starts_with("# rows\n\n|id|name|note|ok|\n|---|---|---|---|\n|0|row number 0|"));
+    assert_eq!(body.lines().count(), 250_000 + 4);
+
+    // The server's peak grew by far less than the document: it was never
+    // held, loaded or rendered.
+    let grown_kb = server.status_kb("VmHWM").saturating_sub(idle_kb);
+    let size_kb = member.len() as u64 / 1024;
+    eprintln!("streamed: the server grew by {grown_kb} kB serving a {size_kb} kB document twice");
+    assert!(
+        grown_kb < size_kb / 4,
+        "the server grew by {grown_kb} kB serving a {size_kb} kB document"
+    );
+
+    // A browser gets the first of its acceptable formats that streams;
+    // a format named that does not stream is a 406 that says which do.
+    let browser = get(
+        &server.addr,
+        "/big",
+        Some("text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"),
+    );
+    assert_eq!(browser.status, 200);
+    assert_eq!(browser.header("content-type"), Some("application/json"));
+    let mcp = get(&server.addr, "/big?format=mcp", None);
+    assert_eq!(mcp.status, 406);
+    assert_eq!(
+        mcp.text(),
+        "406 Not Acceptable: /big is streamed (its file is larger than --stream-above), and only \
+         these media types stream it:\n  application/json\n  text/markdown; charset=utf-8; variant=GFM\n"
+    );
+    // The small documents are loaded, with their validators.
+    let small = get(&server.addr, "/small", None);
+    assert_eq!(small.text(), r#"{"a":[1,2]}"#);
+    assert!(small.header("etag").is_some());
+}
+
+/// A large rows document that does not parse stops the server before it
+/// starts, naming the file, line and column, as any other does.
+#[test]
+fn a_broken_large_document_stops_the_server() {
+    let dir = temp_dir("streamed-broken");
+    let mut doc = big_rows(20_000);
+    // The last row's `true` becomes `txue`.
+    let at = doc.len() - 5;
+    assert_eq!(&doc[at - 1..at + 3], b"true");
+    doc[at] = b'x';
+    write_doc(&dir, "big.json", &doc);
+    let out = Command::new(env!("CARGO_BIN_EXE_codec"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--stream-above", "0"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let whole = codec_core::from_slice(&doc).unwrap_err();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "codec: {}:{}:{}: invalid JSON: {}\n",
+            dir.join("big.json").display(),
+            whole.line(),
+            whole.column(),
+            whole.kind()
+        )
+    );
+}
+
+/// A chunked body's bytes.
+fn unchunk(mut body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let line = body.windows(2).position(|w| w == b"\r\n").unwrap();
+        let size = usize::from_str_radix(std::str::from_utf8(&body[..line]).unwrap(), 16).unwrap();
+        body = &body[line + 2..];
+        if size == 0 {
+            assert_eq!(body, b"\r\n", "the chunked body ends as a whole one");
+            return out;
+        }
+        out.extend_from_slice(&body[..size]);
+        assert_eq!(&body[size..size + 2], b"\r\n");
+        body = &body[size + 2..];
+    }
+}
+
+/// The compact JSON of `value`, as the json codec writes it whole.
+fn codec_json_bytes(value: &codec_core::Value) -> Vec<u8> {
+    let mut out = Vec::new();
+    codec_core::JsonWriter::compact()
+        .write_value(value, &mut out)
+        .unwrap();
+    out
+}

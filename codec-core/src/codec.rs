@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use crate::rows::{RowEncoder, RowsShape};
 use crate::truncate::{truncate_plain, TextLimit, Truncation};
 use crate::{to_value, JsonWriter, MediaType, Tape, ToValueError, Value};
 
@@ -113,6 +114,24 @@ pub trait Codec: Send + Sync {
     /// the `testkit` checks all of that.
     fn truncate(&self, text: String, limit: &TextLimit) -> Truncation {
         truncate_plain(text, limit)
+    }
+
+    /// A writer of rows as they come, for a stream of rows making
+    /// `shape`'s document; `None` (the default) when this codec needs the
+    /// whole document first.
+    ///
+    /// Callers go through [`RowWriter`](crate::RowWriter), which collects
+    /// the rows of a codec without one and encodes them whole at the end,
+    /// within a bound ([`DEFAULT_COLLECT_LIMIT`](crate::DEFAULT_COLLECT_LIMIT)):
+    /// so every codec, third-party ones included, answers a stream, and
+    /// only codecs with an encoder answer it in memory that does not grow
+    /// with it. Override it where the format can write a row knowing only
+    /// the rows before it (JSON's array; a markdown table, whose header
+    /// needs only its columns); [`RowEncoder`] gives the contract, and
+    /// the `testkit` checks it.
+    fn row_encoder(&self, shape: &RowsShape) -> Option<Box<dyn RowEncoder>> {
+        let _ = shape;
+        None
     }
 }
 
@@ -274,6 +293,17 @@ pub enum EncodeError {
     /// Writing to the output failed.
     #[error("cannot write the encoded value")]
     Io(#[source] io::Error),
+    /// A stream of rows for a codec that cannot write them as they come
+    /// holds more than [`RowWriter::collect_limit`](crate::RowWriter::collect_limit)
+    /// allows.
+    #[error(
+        "the rows to collect for a codec that cannot stream them pass the limit of {limit} bytes"
+    )]
+    CollectLimit {
+        /// The limit in force, in bytes as [`footprint`](crate::footprint)
+        /// estimates them.
+        limit: usize,
+    },
 }
 
 impl fmt::Debug for dyn Codec + '_ {
@@ -319,6 +349,9 @@ macro_rules! forward_codec {
             }
             fn encode_tape(&self, tape: &Tape, out: &mut Vec<u8>) -> Result<(), EncodeError> {
                 (**self).encode_tape(tape, out)
+            }
+            fn row_encoder(&self, shape: &RowsShape) -> Option<Box<dyn RowEncoder>> {
+                (**self).row_encoder(shape)
             }
         }
     )*};

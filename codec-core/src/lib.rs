@@ -27,6 +27,10 @@
 //! - [`Codec`] and [`CodecExt`]: the object-safe trait a codec implements,
 //!   and the generic helpers handlers call; [`FastPath`]: the shortcut a
 //!   codec may declare so those helpers keep the data's type.
+//! - [`RowWriter`]: a stream of rows written as they come, through a
+//!   codec's [`RowEncoder`] ([`Codec::row_encoder`]), or collected within
+//!   a bound ([`DEFAULT_COLLECT_LIMIT`], [`footprint`]) for a codec
+//!   without one; [`RowsShape`] is the document the rows make.
 //! - [`MediaType`]: a parsed `type/subtype; name=value`.
 //! - [`TextLimit`]: a budget in chars, bytes or a tokenizer's tokens
 //!   (exact), with the hint its note gives; [`Truncation`], [`Omission`]
@@ -97,6 +101,7 @@ mod map;
 mod media_type;
 mod number;
 mod parse;
+mod rows;
 mod ser;
 mod tape;
 #[cfg(feature = "testkit")]
@@ -116,6 +121,7 @@ pub use parse::{
     from_slice, from_slice_with, from_str, DuplicateKeys, ParseError, ParseErrorKind, ParseOptions,
     DEFAULT_MAX_DEPTH,
 };
+pub use rows::{footprint, RowEncoder, RowWriter, RowsShape, DEFAULT_COLLECT_LIMIT};
 pub use ser::{key_to_string, to_value, write_key, ToValueError};
 #[doc(hidden)]
 pub use ser::{NUMBER_TOKEN, ORDERED_MAP_TOKEN};

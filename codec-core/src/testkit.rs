@@ -17,7 +17,10 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::{to_value, Codec, CodecExt, EncodeError, Tape, TextLimit, Value, DEFAULT_MAX_DEPTH};
+use crate::{
+    to_value, Codec, CodecExt, EncodeError, RowWriter, RowsShape, Tape, TextLimit, Value,
+    DEFAULT_MAX_DEPTH,
+};
 
 /// Runs one codec through every entry point.
 ///
@@ -292,6 +295,123 @@ impl<'a> CodecTester<'a> {
         }
     }
 
+    /// Writes `rows` as a stream making `shape`'s document, through
+    /// [`RowWriter`] (the codec's [`RowEncoder`](crate::RowEncoder), or
+    /// the collecting fallback without one), and checks the contract of
+    /// [`RowEncoder`](crate::RowEncoder): the same bytes by `row` and
+    /// `row_serialize`, with the buffer emptied after every row, through
+    /// `Box` and `Arc`, and twice; each row writes something as it comes;
+    /// a failure after half the rows appends only to what was written,
+    /// without a panic; and the bytes equal the buffered
+    /// encoding of [`RowsShape::document`] when the rows are
+    /// [uniform](uniform_rows) (and the shape declares no columns, or
+    /// their keys), or always when the rows were collected.
+    /// Returns the bytes.
+    #[track_caller]
+    pub fn check_rows(&self, label: &str, shape: &RowsShape, rows: &[Value]) -> Vec<u8> {
+        let codec: Arc<dyn Codec + '_> = Arc::new(self.codec);
+        let (reference, prefixes) = self.stream_rows(label, Arc::clone(&codec), shape, rows);
+        let entry_points: [(&str, Arc<dyn Codec + '_>); 3] = [
+            ("rows again (determinism)", Arc::clone(&codec)),
+            ("Box<dyn Codec> rows", Arc::new(Box::new(self.codec))),
+            ("Arc<dyn Codec> rows", Arc::new(Arc::new(self.codec))),
+        ];
+        for (entry_point, codec) in entry_points {
+            let (bytes, _) = self.stream_rows(label, codec, shape, rows);
+            self.same(label, entry_point, &reference, &bytes);
+        }
+
+        // Each row into a buffer of its own, as a server sends them.
+        let mut writer = RowWriter::new(Arc::clone(&codec), shape);
+        let mut sent = Vec::new();
+        for row in rows {
+            let mut out = Vec::new();
+            let result = writer.row_serialize(row, &mut out);
+            self.expect_ok(label, "RowWriter::row_serialize", result);
+            sent.extend_from_slice(&out);
+        }
+        let mut out = Vec::new();
+        let result = writer.finish(&mut out);
+        self.expect_ok(label, "RowWriter::finish", result);
+        sent.extend_from_slice(&out);
+        self.same(label, "row_serialize, a buffer per row", &reference, &sent);
+
+        if RowWriter::new(Arc::clone(&codec), shape).is_streaming() {
+            for (n, pair) in prefixes.windows(2).enumerate() {
+                assert!(
+                    pair[1].len() > pair[0].len(),
+                    "{}: case {label:?}: row {n} wrote nothing: a row encoder writes each row as it comes (a codec that must hold rows has none)",
+                    self.name(),
+                );
+            }
+        }
+
+        let half = rows.len() / 2;
+        let mut writer = RowWriter::new(Arc::clone(&codec), shape);
+        let mut failed = Vec::new();
+        for row in &rows[..half] {
+            let result = writer.row(row, &mut failed);
+            self.expect_ok(label, "RowWriter::row", result);
+        }
+        let written = failed.len();
+        let streaming = writer.is_streaming();
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            writer.fail(&mut failed, "the source failed | **here**");
+            failed
+        }));
+        let Ok(failed) = outcome else {
+            panic!("{}: case {label:?}: RowWriter::fail panicked", self.name());
+        };
+        self.same(
+            label,
+            "fail after half the rows keeps what was written",
+            &prefixes[half][..written.min(prefixes[half].len())],
+            &failed[..written],
+        );
+
+        let buffered = shape.document(rows.to_vec());
+        // Declared columns other than the rows' own keys may be written
+        // (a table's header): only the rows' own compare.
+        let own_columns = shape.declared_columns().is_none_or(|declared| {
+            rows.first()
+                .and_then(Value::as_object)
+                .is_none_or(|first| first.keys().eq(declared.iter().map(String::as_str)))
+        });
+        if !streaming || (uniform_rows(rows) && own_columns) {
+            let expected = self.check_value(label, &buffered);
+            let entry_point = if streaming {
+                "rows of a uniform stream against the buffered encoding"
+            } else {
+                "collected rows against the buffered encoding"
+            };
+            self.same(label, entry_point, &expected, &reference);
+        }
+        reference
+    }
+
+    /// The bytes of `rows` through `codec`'s row writer, and what had
+    /// been written after each number of rows (0 to all).
+    #[track_caller]
+    fn stream_rows(
+        &self,
+        label: &str,
+        codec: Arc<dyn Codec + '_>,
+        shape: &RowsShape,
+        rows: &[Value],
+    ) -> (Vec<u8>, Vec<Vec<u8>>) {
+        let mut writer = RowWriter::new(codec, shape);
+        let mut out = Vec::new();
+        let mut prefixes = vec![Vec::new()];
+        for row in rows {
+            let result = writer.row(row, &mut out);
+            self.expect_ok(label, "RowWriter::row", result);
+            prefixes.push(out.clone());
+        }
+        let result = writer.finish(&mut out);
+        self.expect_ok(label, "RowWriter::finish", result);
+        (out, prefixes)
+    }
+
     fn name(&self) -> String {
         format!(
             "codec {:?} ({})",
@@ -330,4 +450,43 @@ pub fn nested(depth: usize, objects: bool) -> Value {
         };
     }
     value
+}
+
+/// Whether `rows` are uniform, as the contract of
+/// [`RowEncoder`](crate::RowEncoder) says: every row an object with the
+/// same keys in the same order, at least one key, every value a scalar and
+/// no string with a line break; no rows at all are uniform too. A
+/// codec's streamed bytes of uniform rows equal its buffered encoding of
+/// the whole document.
+///
+/// ```
+/// use codec_core::{from_str, testkit::uniform_rows};
+///
+/// let rows = |json: &str| from_str(json).unwrap().as_array().unwrap().to_vec();
+/// assert!(uniform_rows(&rows(r#"[{"a": 1, "b": "x"}, {"a": 2, "b": null}]"#)));
+/// assert!(!uniform_rows(&rows(r#"[{"a": 1, "b": "x"}, {"b": "y", "a": 2}]"#)));
+/// assert!(!uniform_rows(&rows(r#"[{"a": [1]}]"#)));
+/// assert!(!uniform_rows(&rows(r#"[{"a": "x\ny"}]"#)));
+/// assert!(uniform_rows(&[]));
+/// ```
+pub fn uniform_rows(rows: &[Value]) -> bool {
+    let Some(first) = rows.first() else {
+        return true;
+    };
+    let Some(first) = first.as_object() else {
+        return false;
+    };
+    !first.is_empty()
+        && rows.iter().all(|row| {
+            row.as_object().is_some_and(|map| {
+                map.len() == first.len()
+                    && map.iter().zip(first.keys()).all(|((key, value), column)| {
+                        key == column
+                            && match value {
+                                Value::String(s) => !s.contains('\n'),
+                                other => other.is_scalar(),
+                            }
+                    })
+            })
+        })
 }

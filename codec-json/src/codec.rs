@@ -1,6 +1,9 @@
 //! [`JsonCodec`] and its builder.
 
-use codec_core::{Codec, EncodeError, FastPath, JsonWriter, MediaType, Tape, Value};
+use codec_core::{
+    Codec, EncodeError, FastPath, JsonStyle, JsonWriter, MediaType, RowEncoder, RowsShape, Tape,
+    Value,
+};
 use serde::Serialize;
 
 /// The `application/json` codec.
@@ -114,5 +117,98 @@ impl Codec for JsonCodec {
     /// The tape's value, as [`Codec::encode_value`] writes it.
     fn encode_tape(&self, tape: &Tape, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         self.writer.write_view(tape.root(), out)
+    }
+
+    /// The array, a row at a time: `[` before the first row, `,` between
+    /// rows, `]` at the end (inside `{"key":` and `}` for a member), the
+    /// bytes of the buffered encoding for any rows. A failed stream is
+    /// left unterminated, which no JSON parser accepts.
+    fn row_encoder(&self, shape: &RowsShape) -> Option<Box<dyn RowEncoder>> {
+        Some(Box::new(JsonRows {
+            writer: self.writer,
+            member: shape.member_key().map(str::to_owned),
+            rows: 0,
+        }))
+    }
+}
+
+/// [`JsonCodec`]'s [`RowEncoder`]: the document's opening before the first
+/// row, each row written by the codec's writer at its depth (so pretty
+/// rows are indented as in the whole document, and the depth limit counts
+/// the containers around them), the closing at the end.
+struct JsonRows {
+    writer: JsonWriter,
+    member: Option<String>,
+    rows: usize,
+}
+
+impl JsonRows {
+    /// The containers around a row: the array, and the member's object.
+    fn level(&self) -> usize {
+        1 + usize::from(self.member.is_some())
+    }
+
+    /// `{"key":` (pretty: `{\n  "key": `) and `[`.
+    fn open(&self, out: &mut Vec<u8>) {
+        if let Some(key) = &self.member {
+            out.push(b'{');
+            self.newline(out, 1);
+            self.writer.write_str(key, out);
+            out.extend_from_slice(match self.writer.style() {
+                JsonStyle::Pretty => b": ",
+                _ => b":",
+            });
+        }
+        out.push(b'[');
+    }
+
+    /// In the pretty style, a line break and `level` indents: what
+    /// `JsonStyle` writes between items.
+    fn newline(&self, out: &mut Vec<u8>, level: usize) {
+        if self.writer.style() == JsonStyle::Pretty {
+            out.push(b'\n');
+            out.resize(out.len() + 2 * level, b' ');
+        }
+    }
+
+    /// What comes before the next row.
+    fn before_row(&mut self, out: &mut Vec<u8>) {
+        if self.rows == 0 {
+            self.open(out);
+        } else {
+            out.push(b',');
+        }
+        self.newline(out, self.level());
+        self.rows += 1;
+    }
+}
+
+impl RowEncoder for JsonRows {
+    fn row(&mut self, row: &Value, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        self.before_row(out);
+        self.writer.inside(self.level()).write_value(row, out)
+    }
+
+    fn row_serialize(
+        &mut self,
+        row: &dyn erased_serde::Serialize,
+        out: &mut Vec<u8>,
+    ) -> Result<(), EncodeError> {
+        self.before_row(out);
+        self.writer.inside(self.level()).write(row, out)
+    }
+
+    fn finish(&mut self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        if self.rows == 0 {
+            self.open(out);
+        } else {
+            self.newline(out, self.level() - 1);
+        }
+        out.push(b']');
+        if self.member.is_some() {
+            self.newline(out, 0);
+            out.push(b'}');
+        }
+        Ok(())
     }
 }

@@ -1,7 +1,8 @@
 //! [`MarkdownCodec`]: the [`Codec`] for `text/markdown; variant=GFM`.
 
 use codec_core::{
-    Codec, EncodeError, FastPath, MediaType, Tape, TextLimit, Truncation, Value, ValueView,
+    Codec, EncodeError, FastPath, MediaType, RowEncoder, RowsShape, Tape, TextLimit, Truncation,
+    Value, ValueView,
 };
 
 use crate::read;
@@ -130,6 +131,23 @@ impl Codec for MarkdownCodec {
     /// Cuts only where a row or an item ends: [`truncate`](crate::truncate).
     fn truncate(&self, text: String, limit: &TextLimit) -> Truncation {
         crate::truncate::truncate(text, limit)
+    }
+
+    /// Rows as they come, by `SPEC.md`'s *Streaming* rule: one table while
+    /// the rows fit its columns (the declared ones, or the first row's),
+    /// the buffered table byte for byte when they all do; a new table
+    /// under `[i..]` for a row with other keys; a section `[i]` for a row
+    /// that is not a flat object. A failed stream ends with a note, `Stream
+    /// failed after N rows: ...`.
+    ///
+    /// `None`, so the rows are collected and written whole, for the dense
+    /// profile (whose choice between a table and JSON weighs the whole
+    /// document) and with a budget (whose note counts every row left out).
+    fn row_encoder(&self, shape: &RowsShape) -> Option<Box<dyn RowEncoder>> {
+        if self.budget.is_some() {
+            return None;
+        }
+        write::row_encoder(&self.options, shape)
     }
 }
 

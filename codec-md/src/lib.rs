@@ -24,6 +24,10 @@
 //!   tokens) only where a table row or an item ends, with a note that
 //!   counts what was left out and says how to get it; the codec's
 //!   `Codec::truncate`, and its budget ([`MarkdownCodecBuilder::budget`]).
+//! - Rows as they come: the codec's `Codec::row_encoder` writes a stream
+//!   of rows a row at a time by `SPEC.md`'s *Streaming* rule (one table
+//!   while the rows fit its columns, the buffered table byte for byte when
+//!   they all do), and [`parse`] reads it back.
 //!
 //! The layout is the stable schema of `SPEC.md`: an array of flat objects
 //! is a table (keys written once), an object is a `- **key**: value` list

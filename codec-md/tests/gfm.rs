@@ -9,7 +9,7 @@ use codec_core::{from_slice, from_str, CodecExt, Map, Value};
 use codec_md::{MarkdownCodec, Profile};
 use proptest::prelude::*;
 
-use support::{check_structure, parse, Block, Item};
+use support::{check_structure, key, parse, scalar, value, Block, Item};
 
 fn object(members: Vec<(&str, Value)>) -> Value {
     Value::Object(members.into_iter().collect::<Map>())
@@ -196,95 +196,6 @@ fn decided_cases_keep_their_structure() {
     ] {
         check_structure(&value);
     }
-}
-
-/// Strings that try every trick, mixed with ordinary text.
-fn hostile_string() -> impl Strategy<Value = String> {
-    let atoms = prop_oneof![
-        Just("|".to_owned()),
-        Just("\\".to_owned()),
-        Just("\\|".to_owned()),
-        Just("`".to_owned()),
-        Just("```".to_owned()),
-        Just("- **x**: ".to_owned()),
-        Just("<!--".to_owned()),
-        Just("-->".to_owned()),
-        Just("<b>".to_owned()),
-        Just("&amp;".to_owned()),
-        Just("&#124;".to_owned()),
-        Just("http://".to_owned()),
-        Just("https://a.b/".to_owned()),
-        Just("www.".to_owned()),
-        Just("mailto:".to_owned()),
-        Just("a@b.co".to_owned()),
-        Just("[x](y)".to_owned()),
-        Just("](".to_owned()),
-        Just("\n".to_owned()),
-        Just("\r".to_owned()),
-        Just("\r\n".to_owned()),
-        Just("\t".to_owned()),
-        Just("\0".to_owned()),
-        Just(" ".to_owned()),
-        Just("\u{a0}".to_owned()),
-        Just("\u{202e}".to_owned()),
-        Just("\u{200b}".to_owned()),
-        Just("\u{feff}".to_owned()),
-        Just("\u{1b}".to_owned()),
-        Just("\u{7f}".to_owned()),
-        Just("# ".to_owned()),
-        Just("#".to_owned()),
-        Just("1. ".to_owned()),
-        Just("> ".to_owned()),
-        Just("---".to_owned()),
-        Just("===".to_owned()),
-        Just("[ ] ".to_owned()),
-        Just(", ".to_owned()),
-        "[!-/:-@\\[-`{-~]{1,3}",
-        "[\x00-\x1f\x7f-\u{9f}]",
-        "[\u{200b}-\u{200f}\u{202a}-\u{202e}\u{2060}-\u{206f}\u{2028}\u{2029}\u{ad}]",
-        "`{1,8}",
-        "[a-z_*~]{1,4}",
-        "[a-zA-Z0-9 ]{0,6}",
-        any::<char>().prop_map(String::from),
-    ];
-    prop::collection::vec(atoms, 0..8).prop_map(|parts| parts.concat())
-}
-
-fn key() -> impl Strategy<Value = String> {
-    prop_oneof![
-        3 => "[a-z]{1,6}",
-        1 => Just("code".to_owned()),
-        1 => Just("diff".to_owned()),
-        1 => Just("lang".to_owned()),
-        2 => hostile_string(),
-    ]
-}
-
-fn scalar() -> impl Strategy<Value = Value> {
-    prop_oneof![
-        1 => Just(Value::Null),
-        1 => any::<bool>().prop_map(Value::Bool),
-        1 => any::<i64>().prop_map(Value::from),
-        1 => any::<f64>().prop_map(Value::from),
-        4 => hostile_string().prop_map(Value::String),
-    ]
-}
-
-fn value() -> impl Strategy<Value = Value> {
-    scalar().prop_recursive(4, 48, 6, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-            prop::collection::vec((key(), inner), 0..6)
-                .prop_map(|members| Value::Object(members.into_iter().collect())),
-            // Arrays of flat objects over a few shared keys: tables.
-            prop::collection::vec(
-                prop::collection::vec((key(), scalar()), 1..4)
-                    .prop_map(|m| Value::Object(m.into_iter().collect())),
-                1..5
-            )
-            .prop_map(Value::Array),
-        ]
-    })
 }
 
 proptest! {

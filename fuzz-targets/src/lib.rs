@@ -15,6 +15,8 @@
 //!   ([`value_of`]); [`md_structure`]: every profile's rendering read by
 //!   comrak and pulldown-cmark; [`html_structure`]: codec-html's page
 //!   read by an HTML5 parser.
+//! - [`md_stream`]: codec-md's streaming rule on the rows of a value:
+//!   the test kit's row checks, and the streams read back.
 //!
 //! # Design
 //!
@@ -49,6 +51,7 @@ mod json;
 mod negotiation;
 mod reading;
 mod round_trip;
+mod stream;
 mod structure;
 mod value;
 
@@ -64,6 +67,7 @@ pub use json::json;
 pub use negotiation::{accept, media_type};
 pub use reading::{md_parse, md_parse_dense, md_parse_lossless, md_parse_table};
 pub use round_trip::md_round_trip;
+pub use stream::md_stream;
 pub use structure::{html_structure, md_structure};
 pub use value::value_of;
 
@@ -90,7 +94,7 @@ pub struct Target {
 }
 
 /// Every target, cheap ones first.
-pub const TARGETS: [Target; 10] = [
+pub const TARGETS: [Target; 11] = [
     Target {
         name: "json",
         run: json,
@@ -126,6 +130,10 @@ pub const TARGETS: [Target; 10] = [
     Target {
         name: "md_structure",
         run: md_structure,
+    },
+    Target {
+        name: "md_stream",
+        run: md_stream,
     },
     Target {
         name: "html_structure",

@@ -32,10 +32,11 @@ use serde::Serialize;
 use tower_layer::Layer;
 use tower_service::Service;
 
-use crate::headers::{RequestFacts, ResponseHeaders};
+use crate::headers::{Representation, RequestFacts, ResponseHeaders};
 use crate::negotiator::Negotiator;
 use crate::outcome::Choice;
 use crate::refusal::{encode_failure, plain_text, Refusal};
+use crate::stream::NegotiatedStream;
 
 /// A handler's data, to be encoded by the negotiated codec.
 ///
@@ -125,20 +126,69 @@ impl Drop for InsideLayer {
 
 impl<T: Serialize + Send + Sync + 'static> IntoResponse for Negotiated<T> {
     fn into_response(self) -> Response {
-        if LAYERS.with(Cell::get) == 0 {
-            tracing::error!(
-                data = std::any::type_name::<T>(),
-                "a handler returned `Negotiated` data on a route without a `NegotiateLayer`: \
-                 answering 500; add the layer to the route or the router"
-            );
-            let body = MISSING_LAYER.to_owned();
-            return plain_text(StatusCode::INTERNAL_SERVER_ERROR, body).map(Body::from);
+        if let Some(missing) = missing_layer(std::any::type_name::<T>()) {
+            return missing;
         }
         // The layer replaces the body and sets `Content-Type`.
         let mut response = Response::new(Body::empty());
         response.extensions_mut().insert(Payload(Arc::new(self.0)));
         response
     }
+}
+
+/// A handler's rows, carried from the handler to the layer (taken once:
+/// extensions must be `Clone` and `Sync`, a source of rows is neither).
+#[derive(Clone)]
+struct StreamPayload(Arc<std::sync::Mutex<Option<NegotiatedStream>>>);
+
+/// A handler returns its rows as a `NegotiatedStream`, and the layer
+/// streams them with the negotiated codec, as the client reads them (see
+/// [`NegotiatedStream`]). Like [`Negotiated`], it needs the layer.
+///
+/// ```
+/// use axum::{routing::get, Router};
+/// use negotiate::NegotiatedStream;
+///
+/// #[derive(serde::Serialize)]
+/// struct Line { n: u64, text: String }
+///
+/// async fn log() -> NegotiatedStream {
+///     let lines = (0..1_000_000).map(|n| Line { n, text: format!("line {n}") });
+///     NegotiatedStream::from_iter(lines).member("lines")
+/// }
+///
+/// # fn app(negotiator: std::sync::Arc<negotiate::Negotiator>) -> Router {
+/// Router::new()
+///     .route("/log", get(log))
+///     .layer(negotiate::NegotiateLayer::new(negotiator))
+/// # }
+/// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
+impl IntoResponse for NegotiatedStream {
+    fn into_response(self) -> Response {
+        if let Some(missing) = missing_layer("NegotiatedStream") {
+            return missing;
+        }
+        let mut response = Response::new(Body::empty());
+        let payload = StreamPayload(Arc::new(std::sync::Mutex::new(Some(self))));
+        response.extensions_mut().insert(payload);
+        response
+    }
+}
+
+/// The 500 of a route that returns negotiated data (of type `data`)
+/// without a layer, when no layer waits for it.
+fn missing_layer(data: &str) -> Option<Response> {
+    if LAYERS.with(Cell::get) > 0 {
+        return None;
+    }
+    tracing::error!(
+        data,
+        "a handler returned `Negotiated` data on a route without a `NegotiateLayer`: \
+         answering 500; add the layer to the route or the router"
+    );
+    let body = MISSING_LAYER.to_owned();
+    Some(plain_text(StatusCode::INTERNAL_SERVER_ERROR, body).map(Body::from))
 }
 
 /// Negotiates every request it wraps and encodes the [`Negotiated`] data
@@ -324,6 +374,15 @@ where
             let _inside = InsideLayer::enter();
             ready!(this.inner.poll(cx))?
         };
+        if let Some(StreamPayload(rows)) = response.extensions_mut().remove::<StreamPayload>() {
+            let rows = rows.lock().ok().and_then(|mut rows| rows.take());
+            return Poll::Ready(Ok(match (rows, this.decision.take()) {
+                (Some(rows), Some((decision, facts))) => {
+                    finish_stream(this.shared, decision, response, rows, facts)
+                }
+                _ => response,
+            }));
+        }
         let Some(Payload(data)) = response.extensions_mut().remove::<Payload>() else {
             return Poll::Ready(Ok(response));
         };
@@ -394,4 +453,40 @@ fn finish(
         }
         Err(error) => encode_failure(selection.format(), &error).map(Body::from),
     }
+}
+
+/// The response of a handler's rows: the negotiated codec's body of
+/// them, streamed, with the headers a streamed body can have (no `ETag`,
+/// no token count, no `304`: see [`Representation::streamed`]).
+fn finish_stream(
+    shared: &Shared,
+    decision: Decision,
+    response: Response,
+    rows: NegotiatedStream,
+    facts: Option<RequestFacts>,
+) -> Response {
+    let negotiator = &*shared.negotiator;
+    let choice = match decision {
+        Ok(choice) => choice,
+        Err(refusal) => return refusal.to_response().map(Body::from),
+    };
+    let Some(selection) = negotiator.resolve(choice) else {
+        let body = "500 Internal Server Error: the negotiated choice was lost\n".to_owned();
+        return plain_text(StatusCode::INTERNAL_SERVER_ERROR, body).map(Body::from);
+    };
+    let (mut parts, _) = response.into_parts();
+    parts.headers.remove(CONTENT_LENGTH);
+    selection.apply_headers(&mut parts.headers);
+    if let (Some(headers), Some(request)) = (&shared.headers, facts) {
+        let representation = Representation::streamed();
+        headers.apply(
+            negotiator,
+            &request,
+            &selection,
+            &representation,
+            &mut parts,
+        );
+    }
+    let body = rows.into_body(Arc::clone(selection.codec()));
+    Response::from_parts(parts, Body::new(body))
 }

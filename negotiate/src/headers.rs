@@ -368,6 +368,18 @@ pub struct Representation {
 }
 
 impl Representation {
+    /// What is known of a body streamed as it is written
+    /// ([`NegotiatedStream`](crate::NegotiatedStream)): nothing, since both
+    /// the `ETag` and the token count need the whole body before its
+    /// first byte is sent. [`ResponseHeaders::apply`] then adds the `Link`
+    /// alternates and a format's own headers, and never answers `304`.
+    pub fn streamed() -> Representation {
+        Representation {
+            etag: None,
+            tokens: None,
+        }
+    }
+
     /// The strong `ETag`, quoted: `"` and 32 hex digits and `"`.
     pub fn etag(&self) -> Option<&HeaderValue> {
         self.etag.as_ref()

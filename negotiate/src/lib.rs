@@ -36,9 +36,16 @@
            [`Representation`] and [`RequestFacts`] are what it reads."
 )]
 #![cfg_attr(
+    feature = "http",
+    doc = "- [`NegotiatedStream`] and its [`RowBody`] (feature `http`): a response of any \
+           size, a handler's rows encoded by the negotiated codec as the client reads them \
+           ([`StreamError`] when they fail)."
+)]
+#![cfg_attr(
     feature = "axum",
     doc = "- [`Negotiated`], [`NegotiateLayer`], its [`NegotiateService`] and \
-           [`NegotiateFuture`] (feature `axum`): a handler returns `Negotiated(data)` and the \
+           [`NegotiateFuture`] (feature `axum`): a handler returns `Negotiated(data)` (or a \
+           `NegotiatedStream`) and the \
            layer runs the negotiated codec."
 )]
 //!
@@ -50,10 +57,12 @@
 //! - `http`: `Negotiator::respond` and friends build an `http::Response`
 //!   (406 and 400 answers included); `vary_accept`; `ResponseHeaders`
 //!   (`ETag` and `304`, `Link` alternates, a token count); the agent
-//!   policy reads `User-Agent` through `negotiate_request`.
-//! - `axum` (implies `http`): a handler returns `Negotiated(data)` and a
-//!   `NegotiateLayer` on its route encodes it with the negotiated codec
-//!   (`NegotiateLayer::with_headers` adds a `ResponseHeaders`).
+//!   policy reads `User-Agent` through `negotiate_request`;
+//!   `NegotiatedStream`, rows streamed as an `http_body::Body`.
+//! - `axum` (implies `http`): a handler returns `Negotiated(data)` (or a
+//!   `NegotiatedStream` of rows) and a `NegotiateLayer` on its route
+//!   encodes it with the negotiated codec (`NegotiateLayer::with_headers`
+//!   adds a `ResponseHeaders`).
 //!
 //! # Design
 //!
@@ -146,6 +155,8 @@ mod refusal;
 #[cfg(feature = "http")]
 mod respond;
 #[cfg(feature = "http")]
+mod stream;
+#[cfg(feature = "http")]
 mod vary;
 
 pub use accept::{MAX_ELEMENTS, MAX_PARAMS};
@@ -162,5 +173,8 @@ pub use outcome::{Choice, Outcome, Selection, Source};
 pub use policy::{EmptyAccept, NothingAcceptable, TieBreak};
 pub use quality::Quality;
 pub use refusal::{NotAcceptable, UnknownFormat};
+#[cfg(feature = "http")]
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+pub use stream::{BoxError, NegotiatedStream, RowBody, StreamError, CHUNK};
 #[cfg(feature = "http")]
 pub use vary::vary_accept;

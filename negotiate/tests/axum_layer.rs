@@ -12,12 +12,17 @@ use axum::response::Response;
 use axum::routing::get;
 use axum::Router;
 use codec_core::{Codec, EncodeError, MediaType, Value};
-use negotiate::{NegotiateLayer, Negotiated, Negotiator};
+use negotiate::{NegotiateLayer, Negotiated, NegotiatedStream, Negotiator};
 use tower_layer::Layer;
 use tower_service::Service;
 
 async fn items() -> Negotiated<Vec<u32>> {
     Negotiated(vec![1, 2])
+}
+
+/// The same rows, streamed.
+async fn streamed() -> NegotiatedStream {
+    NegotiatedStream::from_iter(vec![1u32, 2])
 }
 
 async fn with_vary() -> ([(axum::http::HeaderName, &'static str); 1], Negotiated<u32>) {
@@ -36,6 +41,7 @@ async fn failure() -> (StatusCode, Negotiated<&'static str>) {
 fn routes() -> Router {
     Router::new()
         .route("/items", get(items))
+        .route("/streamed", get(streamed))
         .route("/vary", get(with_vary))
         .route("/teapot", get(teapot))
         .route("/failure", get(failure))
@@ -222,7 +228,7 @@ fn an_encode_failure_is_a_500_naming_the_codec() {
 #[test]
 fn without_the_layer_the_response_is_a_500_that_says_so() {
     let mut service = routes();
-    for target in ["/items", "/teapot", "/failure"] {
+    for target in ["/items", "/streamed", "/teapot", "/failure"] {
         let (status, content_type, _, body) = send(&mut service, target, None);
         // A status the handler set around the data is kept.
         let expected = if target == "/teapot" { 418 } else { 500 };
@@ -368,4 +374,22 @@ fn with_headers_adds_validators_links_and_a_token_count() {
         head,
         "content-length: 8\ncontent-type: text/markdown; charset=utf-8; variant=GFM\nvary: Accept"
     );
+}
+
+/// Rows streamed through the layer: what the buffered data gives, with
+/// the negotiated type, and the same refusals.
+#[test]
+fn streamed_rows_are_negotiated_like_data() {
+    let negotiator = Arc::new(support::builder().build().unwrap());
+    let mut service = NegotiateLayer::new(negotiator).layer(routes());
+    for accept in [None, Some("text/markdown"), Some("application/json")] {
+        let (status, content_type, vary, body) = send(&mut service, "/streamed", accept);
+        let buffered = send(&mut service, "/items", accept);
+        assert_eq!((status, content_type, vary, body), buffered, "{accept:?}");
+    }
+    let (status, _, _, body) = send(&mut service, "/streamed", Some("image/png"));
+    assert_eq!(status, 406);
+    assert!(body.starts_with("406 Not Acceptable"), "{body}");
+    let (status, _, _, _) = send(&mut service, "/streamed?format=yaml", None);
+    assert_eq!(status, 400);
 }

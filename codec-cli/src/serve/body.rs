@@ -1,12 +1,13 @@
-//! The response body: shared bytes, handed out in chunks, holding a slot
-//! of the server's bound on concurrent work until the last chunk is taken.
+//! The response body: shared bytes, handed out in chunks, or the rows of a
+//! streamed document encoded as they are sent; either holds a slot of the
+//! server's bound on concurrent work until its last chunk is taken.
 
-use std::convert::Infallible;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use bytes::Bytes;
 use http_body::{Frame, SizeHint};
+use negotiate::{RowBody, StreamError};
 use tokio::sync::OwnedSemaphorePermit;
 
 /// The size of the chunks a body is handed to hyper in. hyper asks for
@@ -17,10 +18,13 @@ use tokio::sync::OwnedSemaphorePermit;
 /// slices of the shared bytes, never copies.
 const CHUNK: usize = 64 * 1024;
 
-/// A body of shared bytes; for a document, a slot of the work bound.
+/// A body of shared bytes, or of a streamed document's rows; for a
+/// document, a slot of the work bound.
 #[derive(Debug)]
 pub(crate) struct SharedBody {
     rest: Bytes,
+    /// A streamed document's rows, sent after `rest` (which is empty).
+    rows: Option<RowBody>,
     slot: Option<OwnedSemaphorePermit>,
 }
 
@@ -30,6 +34,16 @@ impl SharedBody {
     pub(crate) fn holding(bytes: Bytes, slot: OwnedSemaphorePermit) -> SharedBody {
         SharedBody {
             rest: bytes,
+            rows: None,
+            slot: Some(slot),
+        }
+    }
+
+    /// The rows of a streamed document, holding `slot` until they end.
+    pub(crate) fn streaming(rows: RowBody, slot: OwnedSemaphorePermit) -> SharedBody {
+        SharedBody {
+            rest: Bytes::new(),
+            rows: Some(rows),
             slot: Some(slot),
         }
     }
@@ -43,6 +57,7 @@ impl From<Bytes> for SharedBody {
     fn from(bytes: Bytes) -> SharedBody {
         SharedBody {
             rest: bytes,
+            rows: None,
             slot: None,
         }
     }
@@ -56,13 +71,21 @@ impl From<String> for SharedBody {
 
 impl http_body::Body for SharedBody {
     type Data = Bytes;
-    type Error = Infallible;
+    type Error = StreamError;
 
     fn poll_frame(
         self: Pin<&mut Self>,
-        _: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, StreamError>>> {
         let this = self.get_mut();
+        if let Some(rows) = &mut this.rows {
+            let frame = std::task::ready!(Pin::new(rows).poll_frame(cx));
+            if !matches!(frame, Some(Ok(_))) {
+                this.rows = None;
+                this.slot = None;
+            }
+            return Poll::Ready(frame);
+        }
         if this.rest.is_empty() {
             this.slot = None;
             return Poll::Ready(None);
@@ -76,11 +99,14 @@ impl http_body::Body for SharedBody {
     }
 
     fn is_end_stream(&self) -> bool {
-        self.rest.is_empty()
+        self.rest.is_empty() && self.rows.as_ref().is_none_or(RowBody::is_end_stream)
     }
 
     fn size_hint(&self) -> SizeHint {
-        SizeHint::with_exact(self.rest.len() as u64)
+        match &self.rows {
+            Some(rows) => rows.size_hint(),
+            None => SizeHint::with_exact(self.rest.len() as u64),
+        }
     }
 }
 
@@ -98,7 +124,8 @@ mod tests {
         match Pin::new(body).poll_frame(&mut Context::from_waker(waker)) {
             Poll::Ready(Some(Ok(frame))) => Some(frame.into_data().unwrap()),
             Poll::Ready(None) => None,
-            Poll::Pending => panic!("a shared body is always ready"),
+            Poll::Ready(Some(Err(e))) => panic!("these bodies never fail: {e}"),
+            Poll::Pending => panic!("these bodies are always ready"),
         }
     }
 
@@ -128,5 +155,22 @@ mod tests {
         drop(body);
         assert_eq!(bound.available_permits(), 1);
         assert!(next(&mut SharedBody::empty()).is_none());
+    }
+
+    #[test]
+    fn a_streamed_body_holds_its_slot_to_its_end() {
+        let bound = Arc::new(Semaphore::new(1));
+        let slot = bound.clone().try_acquire_owned().unwrap();
+        let rows = negotiate::NegotiatedStream::from_iter([1, 2, 3]);
+        let codec = Arc::new(codec_json::JsonCodec::new());
+        let mut body = SharedBody::streaming(rows.into_body(codec), slot);
+        assert!(!body.is_end_stream());
+        let mut out = Vec::new();
+        while let Some(chunk) = next(&mut body) {
+            out.extend_from_slice(&chunk);
+        }
+        assert_eq!(out, b"[1,2,3]");
+        assert_eq!(bound.available_permits(), 1);
+        assert!(body.is_end_stream());
     }
 }

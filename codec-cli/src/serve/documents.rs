@@ -9,7 +9,9 @@
 //! every later request gets the same bytes, shared, never copied. Lazily,
 //! so a format nobody asks for costs nothing: a directory of documents
 //! costs their values plus the representations clients actually fetch,
-//! each at most once. Which files are documents is
+//! each at most once. Which files are documents, and which are too large
+//! to load and are streamed instead (each response reads its rows from the
+//! file and encodes them as it sends them: no rendering is kept), is
 //! [`crate::directory`]'s business.
 
 use std::sync::Arc;
@@ -20,12 +22,15 @@ use negotiate::Representation;
 use tokio::sync::OnceCell;
 
 use super::route;
+use crate::directory::Streamed;
 
 /// One document: its value, its URL path and the representations
-/// rendered so far.
+/// rendered so far; or, for a document too large to load, its file.
 #[derive(Debug)]
 pub(crate) struct Document {
     path: String,
+    /// Streamed, never loaded: `value` is null and nothing is rendered.
+    streamed: Option<Streamed>,
     value: Arc<Value>,
     /// One cell per codec of the negotiator, in its order. A codec's
     /// failure is kept too: rendering is deterministic.
@@ -45,10 +50,28 @@ impl Document {
     pub(crate) fn new(name: &str, value: Value, (codecs, offers): (usize, usize)) -> Document {
         Document {
             path: route::path_of(name),
+            streamed: None,
             value: Arc::new(value),
             rendered: (0..codecs).map(|_| OnceCell::new()).collect(),
             described: (0..offers).map(|_| OnceCell::new()).collect(),
         }
+    }
+
+    /// A document streamed from its file for every response: nothing is
+    /// kept but the open file.
+    pub(crate) fn streamed(name: &str, streamed: Streamed) -> Document {
+        Document {
+            path: route::path_of(name),
+            streamed: Some(streamed),
+            value: Arc::new(Value::Null),
+            rendered: Vec::new(),
+            described: Vec::new(),
+        }
+    }
+
+    /// The file of a streamed document.
+    pub(crate) fn file(&self) -> Option<&Streamed> {
+        self.streamed.as_ref()
     }
 
     /// What the response headers say about the representation of offer

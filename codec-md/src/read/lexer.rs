@@ -143,7 +143,7 @@ impl<'a, R: Reading> Lexer<'a, R> {
                 self.table()?;
             } else if let Some(error) = self.bad_delimiter_row() {
                 return Err(error);
-            } else if first {
+            } else if first || self.after_index_heading() {
                 self.pos += 1;
                 let value = match fence_open(text, 3) {
                     Some(fence) => Value::String(self.fence(fence)),
@@ -159,6 +159,22 @@ impl<'a, R: Reading> Lexer<'a, R> {
             }
             first = false;
         }
+    }
+
+    /// Whether the last block is a heading `[i]`: a stream's row that is
+    /// not a container is written under one as a document would be, a
+    /// paragraph or a fence (`SPEC.md`, *Streaming*).
+    fn after_index_heading(&self) -> bool {
+        matches!(
+            self.blocks.last(),
+            Some(Block {
+                kind: Kind::Heading {
+                    label: Label::Index(_),
+                    ..
+                },
+                ..
+            })
+        )
     }
 
     fn push(&mut self, kind: Kind, line: usize) {
@@ -408,15 +424,24 @@ fn ends_table(text: &str) -> bool {
         || text.starts_with('>')
 }
 
-/// A heading's or key's label: a raw `[i]` is an index, anything else a key.
+/// A heading's or key's label: a raw `[i]` is an index, a raw `[i..]` the
+/// rows of a stream from index `i` on, anything else a key.
 fn label(raw: &str) -> Label {
     let raw = raw.trim_matches(is_blank);
-    if let Some(digits) = raw.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+    if let Some(inner) = raw.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+        let (digits, from) = match inner.strip_suffix("..") {
+            Some(digits) => (digits, true),
+            None => (inner, false),
+        };
         let canonical = !digits.is_empty()
             && digits.bytes().all(|b| b.is_ascii_digit())
             && (digits.len() == 1 || !digits.starts_with('0'));
         if let Some(i) = canonical.then(|| digits.parse().ok()).flatten() {
-            return Label::Index(i);
+            return if from {
+                Label::From(i)
+            } else {
+                Label::Index(i)
+            };
         }
     }
     Label::Key(inline::decode(raw, Refs::All).text)
@@ -448,6 +473,10 @@ mod tests {
         assert_eq!(label("[0]"), Label::Index(0));
         assert_eq!(label("[12]"), Label::Index(12));
         assert_eq!(label("[012]"), Label::Key("[012]".into()));
+        assert_eq!(label("[3..]"), Label::From(3));
+        assert_eq!(label("[03..]"), Label::Key("[03..]".into()));
+        assert_eq!(label("[..]"), Label::Key("[..]".into()));
+        assert_eq!(label("\\[3..]"), Label::Key("[3..]".into()));
         assert_eq!(label("\\[0]"), Label::Key("[0]".into()));
         assert_eq!(
             label("[99999999999999999999999]"),

@@ -13,11 +13,13 @@ use codec_core::{Map, Value};
 
 use crate::error::{ParseError, ParseErrorKind};
 
-/// What names a member: a key, or `[i]` for an array element.
+/// What names a member: a key, `[i]` for an array element, or `[i..]` for
+/// the rows of a stream from element `i` on (a table of them).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Label {
     Key(String),
     Index(usize),
+    From(usize),
 }
 
 /// One block of a document, with the line it starts on (1 for values that
@@ -77,11 +79,11 @@ pub(crate) fn read(blocks: Vec<Block>, max_depth: usize) -> Result<Value, ParseE
     let value = match reader.blocks.peek() {
         None => Value::Null,
         Some(Block {
-            kind: Kind::Scalar(_) | Kind::Table(_),
+            kind: Kind::Scalar(_),
             ..
         }) => match reader.blocks.next() {
             Some(Block {
-                kind: Kind::Scalar(v) | Kind::Table(v),
+                kind: Kind::Scalar(v),
                 line,
             }) => reader.check(0, v, line)?,
             _ => unreachable!("peeked"),
@@ -104,6 +106,36 @@ struct Reader {
 }
 
 impl Reader {
+    /// Whether the next block is a heading inside the section at heading
+    /// `depth` (0 for the document): a deeper one, or below h6 an h6 that
+    /// an unmarked h6 with no `content` of its own holds.
+    fn member_follows(&mut self, depth: usize, capped: bool, content: bool) -> bool {
+        match self.blocks.peek() {
+            Some(Block {
+                kind: Kind::Heading { depth: d, .. },
+                ..
+            }) => *d > depth || (capped && !content && *d == depth),
+            _ => false,
+        }
+    }
+
+    /// Whether the next block is a stream's `[i]` or `[i..]` heading
+    /// inside the section at heading `depth`: a table before it is the
+    /// stream's first rows.
+    fn rows_follow(&mut self, depth: usize) -> bool {
+        matches!(
+            self.blocks.peek(),
+            Some(Block {
+                kind: Kind::Heading {
+                    depth: d,
+                    label: Label::Index(_) | Label::From(_),
+                    ..
+                },
+                ..
+            }) if *d > depth
+        )
+    }
+
     /// `value`, when it fits inside containers `nesting` deep.
     fn check(&self, nesting: usize, value: Value, line: usize) -> Result<Value, ParseError> {
         if nesting + value.depth() > self.max_depth {
@@ -134,7 +166,7 @@ impl Reader {
                     content = true;
                 }
             }
-            Some(Kind::Table(_)) if depth > 0 => {
+            Some(Kind::Table(_)) => {
                 if let Some(Block {
                     kind: Kind::Table(table),
                     line,
@@ -144,7 +176,24 @@ impl Reader {
                     if nesting - 1 + table.depth() > self.max_depth {
                         return Err(ParseError::depth("values", line, 1));
                     }
-                    return Ok(table);
+                    if !self.rows_follow(depth) {
+                        return Ok(table);
+                    }
+                    // A stream's first rows, before its `[i]` and `[i..]`
+                    // sections (`SPEC.md`, *Streaming*).
+                    entries.push((Label::From(0), Some(table)));
+                    content = true;
+                }
+            }
+            Some(Kind::Scalar(_)) if depth > 0 => {
+                if let Some(Block {
+                    kind: Kind::Scalar(value),
+                    line,
+                }) = self.blocks.next()
+                {
+                    // A stream's row under its `[i]`, written as a
+                    // document.
+                    return self.check(nesting - 1, value, line);
                 }
             }
             _ => {}
@@ -155,8 +204,7 @@ impl Reader {
         }) = self.blocks.peek()
         {
             let (d, line) = (*d, *line);
-            let member = d > depth || (capped && !content && d == depth);
-            if !member {
+            if !self.member_follows(depth, capped, content) {
                 break;
             }
             if nesting > self.max_depth {
@@ -173,7 +221,22 @@ impl Reader {
             else {
                 unreachable!("peeked")
             };
-            let value = self.body(d, capped, nesting + 1)?;
+            // A stream's row that is null or `""` is an `[i]` with
+            // nothing under it, as an empty document is null.
+            let empty = matches!(label, Label::Index(_))
+                && !self.member_follows(d, capped, false)
+                && !matches!(
+                    self.blocks.peek(),
+                    Some(Block {
+                        kind: Kind::List(_) | Kind::Table(_) | Kind::Scalar(_),
+                        ..
+                    })
+                );
+            let value = if empty {
+                Value::Null
+            } else {
+                self.body(d, capped, nesting + 1)?
+            };
             // Checked once the body is read: a run of headings past the
             // limit is reported at the first section too many (above),
             // a section whose container alone is too deep here.
@@ -187,37 +250,54 @@ impl Reader {
 }
 
 /// A container from its labelled members: an array when every label is an
-/// index and the indices are 0 to n-1 in any order, else an object (an
-/// index label is then the key `[i]`; a repeated key keeps its first place
-/// and its last value; a lossless placeholder is null until its section
-/// comes).
+/// index or a stream's rows (`[i..]`, a table), and together they fill
+/// the indices 0 to n-1 once each, in any order; else an object (an index
+/// label is then the key `[i]`, a stream's the key `[i..]`; a repeated key
+/// keeps its first place and its last value; a lossless placeholder is
+/// null until its section comes).
 pub(crate) fn assemble(entries: Vec<(Label, Option<Value>)>) -> Value {
-    let n = entries.len();
+    let n: usize = entries
+        .iter()
+        .map(|(label, value)| match (label, value) {
+            (Label::From(_), Some(Value::Array(rows))) => rows.len(),
+            _ => 1,
+        })
+        .sum();
     let mut slots: Vec<Option<Value>> = Vec::new();
-    let is_array = n > 0
-        && entries
-            .iter()
-            .all(|(label, _)| matches!(label, Label::Index(i) if *i < n))
-        && {
-            slots.resize(n, None);
-            entries.iter().all(|(label, _)| match label {
-                Label::Index(i) => slots[*i].replace(Value::Null).is_none(),
-                Label::Key(_) => false,
-            })
-        };
+    let is_array = n > 0 && {
+        slots.resize(n, None);
+        entries.iter().all(|(label, value)| match (label, value) {
+            (Label::Index(i), _) => slots
+                .get_mut(*i)
+                .is_some_and(|slot| slot.replace(Value::Null).is_none()),
+            (Label::From(from), Some(Value::Array(rows))) => (*from..from + rows.len()).all(|i| {
+                slots
+                    .get_mut(i)
+                    .is_some_and(|slot| slot.replace(Value::Null).is_none())
+            }),
+            _ => false,
+        })
+    };
     if is_array {
         for (label, value) in entries {
-            if let Label::Index(i) = label {
-                slots[i] = Some(value.unwrap_or_default());
+            match (label, value) {
+                (Label::Index(i), value) => slots[i] = Some(value.unwrap_or_default()),
+                (Label::From(from), Some(Value::Array(rows))) => {
+                    for (i, row) in rows.into_iter().enumerate() {
+                        slots[from + i] = Some(row);
+                    }
+                }
+                _ => {}
             }
         }
         return Value::Array(slots.into_iter().map(Option::unwrap_or_default).collect());
     }
-    let mut map = Map::with_capacity(n);
+    let mut map = Map::with_capacity(entries.len());
     for (label, value) in entries {
         let key = match label {
             Label::Key(key) => key,
             Label::Index(i) => format!("[{i}]"),
+            Label::From(i) => format!("[{i}..]"),
         };
         match value {
             Some(value) => {

@@ -34,9 +34,11 @@ mod estimate;
 mod fence;
 mod json;
 mod lossless;
+mod stream;
 
 #[cfg(feature = "testing")]
 pub use dense::dense_json_paragraph;
+pub(crate) use stream::row_encoder;
 
 use std::collections::HashMap;
 
@@ -199,6 +201,18 @@ impl<'o, L: Layout> Writer<'o, L> {
     /// multi-line string fenced, `[]` and `{}` as they are, a table, or a
     /// container's body.
     fn document<'v, V: ValueView<'v>>(&mut self, value: V) -> Result<(), EncodeError> {
+        self.document_at(value, 1, 1)
+    }
+
+    /// A document whose sections start at `level`, its container at
+    /// `depth`: the whole document, or a row of a stream under its `[i]`
+    /// heading ([`stream`]).
+    fn document_at<'v, V: ValueView<'v>>(
+        &mut self,
+        value: V,
+        level: usize,
+        depth: usize,
+    ) -> Result<(), EncodeError> {
         match value.kind() {
             ViewKind::Null => {}
             ViewKind::Bool(_) | ViewKind::Number(_) => {
@@ -212,24 +226,24 @@ impl<'o, L: Layout> Writer<'o, L> {
             }
             ViewKind::String(s) => L::paragraph(self, s),
             ViewKind::Array(items) => {
-                self.enter(1)?;
+                self.enter(depth)?;
                 if items.len() == 0 {
                     self.line(|_, out| out.extend_from_slice(b"[]"));
                 } else if let Some(columns) = self.layout.table_columns(items.clone()) {
-                    self.enter(2)?;
+                    self.enter(depth + 1)?;
                     self.table(items, &columns);
                 } else if schema::is_inline_list(items.clone()) {
                     self.line(|layout, out| layout.list(out, items, true));
                 } else {
-                    self.body(elements(items), None::<V::Members>, 1, 1)?;
+                    self.body(elements(items), None::<V::Members>, level, depth)?;
                 }
             }
             ViewKind::Object(map) => {
-                self.enter(1)?;
+                self.enter(depth)?;
                 if map.len() == 0 {
                     self.line(|_, out| out.extend_from_slice(b"{}"));
                 } else {
-                    self.body(members(map.clone()), Some(map), 1, 1)?;
+                    self.body(members(map.clone()), Some(map), level, depth)?;
                 }
             }
         }
@@ -426,6 +440,12 @@ impl<'o, L: Layout> Writer<'o, L> {
         depth: usize,
     ) -> Result<(), EncodeError> {
         self.enter(depth)?;
+        self.heading(label, level);
+        L::section_body(self, value, level + 1, depth)
+    }
+
+    /// A heading at `level` (`#` to `######`, then the layout's end).
+    fn heading(&mut self, label: Label<'_>, level: usize) {
         self.block();
         let hashes = level.min(MAX_HEADING);
         self.out.resize(self.out.len() + hashes, b'#');
@@ -442,7 +462,6 @@ impl<'o, L: Layout> Writer<'o, L> {
         }
         self.layout.heading_end(self.out, level);
         self.out.push(b'\n');
-        L::section_body(self, value, level + 1, depth)
     }
 
     /// `[i]`, bold on a list line.
@@ -461,10 +480,16 @@ impl<'o, L: Layout> Writer<'o, L> {
 
     /// A table: header, delimiter, one row per object, unpadded.
     fn table<'v, V: ValueView<'v>>(&mut self, rows: impl Iterator<Item = V>, columns: &[&str]) {
+        self.table_header(columns);
+        self.table_rows(rows, columns);
+    }
+
+    /// A table's header and delimiter rows, a new block.
+    fn table_header<C: AsRef<str>>(&mut self, columns: &[C]) {
         self.block();
         self.out.push(b'|');
         for column in columns {
-            escape::write_str(self.out, column, Context::Cell);
+            escape::write_str(self.out, column.as_ref(), Context::Cell);
             self.out.push(b'|');
         }
         self.out.push(b'\n');
@@ -473,6 +498,15 @@ impl<'o, L: Layout> Writer<'o, L> {
             self.out.extend_from_slice(b"---|");
         }
         self.out.push(b'\n');
+    }
+
+    /// A table's rows, one per object, under its header (a stream writes
+    /// its rows one call at a time).
+    fn table_rows<'v, V: ValueView<'v>, C: AsRef<str>>(
+        &mut self,
+        rows: impl Iterator<Item = V>,
+        columns: &[C],
+    ) {
         let mut cells: Vec<Option<V>> = vec![None; columns.len()];
         // Each column's position, made at the first row that lists its
         // members out of the columns' order.
@@ -485,10 +519,14 @@ impl<'o, L: Layout> Writer<'o, L> {
             for (at, (key, value)) in members.enumerate() {
                 // Rows usually list the columns in order: no hash then.
                 let column = match columns.get(at) {
-                    Some(column) if schema::same_key(column, key) => Some(at),
+                    Some(column) if schema::same_key(column.as_ref(), key) => Some(at),
                     _ => index
                         .get_or_insert_with(|| {
-                            columns.iter().enumerate().map(|(i, c)| (*c, i)).collect()
+                            columns
+                                .iter()
+                                .enumerate()
+                                .map(|(i, c)| (c.as_ref(), i))
+                                .collect()
                         })
                         .get(key)
                         .copied(),

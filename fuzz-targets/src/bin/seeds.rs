@@ -154,7 +154,13 @@ impl Seeds {
             .write_value(value, &mut json)
             .expect("a seed writes");
         let json = String::from_utf8(json).expect("JSON is UTF-8");
-        for target in ["json", "md_round_trip", "md_structure", "html_structure"] {
+        for target in [
+            "json",
+            "md_round_trip",
+            "md_structure",
+            "md_stream",
+            "html_structure",
+        ] {
             self.add(target, name, &json);
         }
         for (target, profile) in [
