@@ -13,7 +13,8 @@
 //!   enums), so every codec sees the same data.
 //! - [`from_slice`] and [`from_slice_with`]: JSON bytes to a [`Value`] with
 //!   source key order, verbatim numbers, a depth limit and positioned
-//!   errors ([`ParseError`]).
+//!   errors ([`ParseError`]); [`Parser`] for many inputs (the rows of a
+//!   stream), whose records share their key lists as in one input.
 //! - [`Tape`] ([`TapeNode`], [`TapeElements`], [`TapeMembers`]): what
 //!   [`to_value`] would build, recorded flat (one list of events and one
 //!   text buffer, no tree) for codecs that walk the data.
@@ -119,7 +120,7 @@ pub use media_type::{MediaType, MediaTypeError};
 pub use number::{InvalidNumber, Number};
 pub use parse::{
     from_slice, from_slice_with, from_str, DuplicateKeys, ParseError, ParseErrorKind, ParseOptions,
-    DEFAULT_MAX_DEPTH,
+    Parser, DEFAULT_MAX_DEPTH,
 };
 pub use rows::{footprint, RowEncoder, RowWriter, RowsShape, DEFAULT_COLLECT_LIMIT};
 pub use ser::{key_to_string, to_value, write_key, ToValueError};

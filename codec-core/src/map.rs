@@ -401,6 +401,15 @@ impl Map {
     }
 
     /// A map of `shape`'s keys with `values`, one per key.
+    /// The shared key list of a parsed map, when it has one.
+    #[cfg(test)]
+    pub(crate) fn shape(&self) -> Option<&Arc<Shape>> {
+        match &self.repr {
+            Repr::Shaped(shape, _) => Some(shape),
+            _ => None,
+        }
+    }
+
     pub(crate) fn shaped(shape: Arc<Shape>, values: Box<[Value]>) -> Map {
         debug_assert_eq!(shape.keys().len(), values.len());
         Map {

@@ -200,7 +200,82 @@ pub fn from_str(text: &str) -> Result<Value, ParseError> {
 }
 
 /// Parses JSON bytes.
+///
+/// To parse many inputs with the same options (the rows of a stream, the
+/// lines of a log), a [`Parser`] shares the key lists of their records.
 pub fn from_slice_with(bytes: &[u8], options: &ParseOptions) -> Result<Value, ParseError> {
+    parse_with(bytes, options, &mut ShapeCache::default())
+}
+
+/// A parser for many inputs: parses each one as [`from_slice_with`] does
+/// (the same values, errors and limits), and keeps the recent key lists
+/// (shapes) of their objects from one input to the next, so that values
+/// parsed by one parser share their key lists.
+///
+/// One [`from_slice_with`] call shares a key list among the records of
+/// its input; parsing records one input at a time (a window over a file
+/// too large to hold, one line per record) gives each record its own,
+/// boxed key by key, unless the parser is kept: for a stream of records
+/// with the same keys, this is the difference between one allocation per
+/// key and none.
+///
+/// ```
+/// use codec_core::ParseOptions;
+///
+/// let mut parser = ParseOptions::new().max_depth(8).parser();
+/// let first = parser.parse(br#"{"id": 1, "name": "a"}"#).unwrap();
+/// let second = parser.parse(br#"{"id": 2, "name": "b"}"#).unwrap();
+/// assert_eq!(second, codec_core::from_slice(br#"{"id": 2, "name": "b"}"#).unwrap());
+/// assert_eq!(first["name"].as_str(), Some("a"));
+/// assert!(parser.parse(b"[[[[[[[[[]]]]]]]]]").is_err());
+/// ```
+pub struct Parser {
+    options: ParseOptions,
+    /// Boxed: 1.5 KB, which the parser's owner need not hold inline.
+    shapes: Box<ShapeCache>,
+}
+
+impl Parser {
+    /// A parser with these options.
+    pub fn new(options: ParseOptions) -> Parser {
+        Parser {
+            options,
+            shapes: Box::default(),
+        }
+    }
+
+    /// Parses JSON bytes, as [`from_slice_with`] with the parser's options.
+    pub fn parse(&mut self, bytes: &[u8]) -> Result<Value, ParseError> {
+        parse_with(bytes, &self.options, &mut self.shapes)
+    }
+
+    /// The parser's options.
+    pub fn options(&self) -> &ParseOptions {
+        &self.options
+    }
+}
+
+impl fmt::Debug for Parser {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Parser")
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ParseOptions {
+    /// A [`Parser`] with these options, for many inputs.
+    pub fn parser(self) -> Parser {
+        Parser::new(self)
+    }
+}
+
+/// Parses `bytes` with the shapes of the inputs before it.
+fn parse_with(
+    bytes: &[u8],
+    options: &ParseOptions,
+    shapes: &mut ShapeCache,
+) -> Result<Value, ParseError> {
     if let Some(limit) = options.max_len {
         if bytes.len() > limit {
             return Err(ParseError {
@@ -215,7 +290,7 @@ pub fn from_slice_with(bytes: &[u8], options: &ParseOptions) -> Result<Value, Pa
         }
     }
     let mut buffers = Buffers::take();
-    let mut parser = Parser {
+    let mut parser = Reader {
         bytes,
         // One check of the whole input, usually far faster per byte than
         // one per string; when it fails, each string is checked on its own
@@ -226,7 +301,7 @@ pub fn from_slice_with(bytes: &[u8], options: &ParseOptions) -> Result<Value, Pa
         values: std::mem::take(&mut buffers.values),
         objects: Objects {
             keys: std::mem::take(&mut buffers.keys),
-            shapes: ShapeCache::default(),
+            shapes,
         },
         scratch: std::mem::take(&mut buffers.text),
     };
@@ -290,7 +365,7 @@ impl Buffers {
 
 /// An array or object still open.
 enum Frame {
-    /// Its elements so far are `Parser::values[start..]`.
+    /// Its elements so far are `Reader::values[start..]`.
     Array {
         start: usize,
     },
@@ -299,7 +374,7 @@ enum Frame {
 
 /// An open object.
 struct ObjectFrame {
-    /// Its values so far are `Parser::values[start..]`.
+    /// Its values so far are `Reader::values[start..]`.
     start: usize,
     /// The shape that every key so far has matched, in order, while they
     /// do: then the object has stored no key of its own.
@@ -334,11 +409,11 @@ struct PendingKey {
 enum Text<'a> {
     /// In the input: the string had no escapes.
     Input(&'a str),
-    /// In `Parser::scratch`, unescaped.
+    /// In `Reader::scratch`, unescaped.
     Scratch,
 }
 
-struct Parser<'a> {
+struct Reader<'a> {
     bytes: &'a [u8],
     /// The input as text, when all of it is UTF-8.
     text: Option<&'a str>,
@@ -351,12 +426,12 @@ struct Parser<'a> {
     /// the value has spare capacity, and this one buffer is reused by
     /// every array of the input.
     values: Vec<Value>,
-    objects: Objects,
+    objects: Objects<'a>,
     /// The unescaped text of the last string that had escapes.
     scratch: String,
 }
 
-impl<'a> Parser<'a> {
+impl<'a> Reader<'a> {
     /// Parses the input, with `stack` (empty) for the open containers.
     fn parse(&mut self, stack: &mut Vec<Frame>) -> Result<Value, ParseError> {
         'value: loop {
@@ -821,9 +896,9 @@ impl<'a> Parser<'a> {
     }
 }
 
-impl fmt::Debug for Parser<'_> {
+impl fmt::Debug for Reader<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Parser").field("pos", &self.pos).finish()
+        f.debug_struct("Reader").field("pos", &self.pos).finish()
     }
 }
 
@@ -874,15 +949,14 @@ fn string_stop(bytes: &[u8], from: usize) -> usize {
 /// first record of a series); sharing them through a cache of
 /// reference-counted keys measured slower (two atomic operations per key,
 /// and per member at drop) than an allocation each.
-#[derive(Default)]
-struct Objects {
+struct Objects<'a> {
     /// The own keys of every open object that left its shape, outermost
     /// first (see `ObjectFrame::keys_start`).
     keys: Vec<Key>,
-    shapes: ShapeCache,
+    shapes: &'a mut ShapeCache,
 }
 
-impl Objects {
+impl Objects<'_> {
     /// Takes `text`, read at byte `at`, as the frame's next key: the next
     /// key of its shape when it is that, or else a key of its own.
     fn key(&mut self, frame: &mut ObjectFrame, text: &str, at: usize) {
@@ -1054,4 +1128,58 @@ fn key_hash(bytes: &[u8]) -> u64 {
         hash = (hash.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(SEED);
     }
     hash
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shapes of the objects of `value`'s array.
+    fn shapes(value: &Value) -> Vec<Option<Arc<Shape>>> {
+        value
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|row| row.as_object().unwrap().shape().cloned())
+            .collect()
+    }
+
+    /// Records parsed one at a time by one parser share one key list, as
+    /// the records of one input do; parsed alone, each keeps its own.
+    #[test]
+    fn a_parser_shares_key_lists_across_inputs() {
+        let record = |i: usize| format!(r#"{{"id":{i},"name":"n{i}","tags":[{{"k":{i}}}]}}"#);
+        let whole = from_str(&format!("[{},{},{}]", record(1), record(2), record(3))).unwrap();
+        let whole = shapes(&whole);
+        assert!(whole[1].is_some());
+        assert!(Arc::ptr_eq(
+            whole[1].as_ref().unwrap(),
+            whole[2].as_ref().unwrap()
+        ));
+
+        let mut parser = ParseOptions::new().parser();
+        let rows: Vec<Value> = (1..=4)
+            .map(|i| parser.parse(record(i).as_bytes()).unwrap())
+            .collect();
+        let parsed = shapes(&Value::Array(rows.clone()));
+        // The first record is the first of its kind (its keys its own),
+        // the second files its keys for the records after it.
+        assert!(parsed[0].is_none());
+        let shared = parsed[1].as_ref().unwrap();
+        for shape in &parsed[2..] {
+            assert!(Arc::ptr_eq(shared, shape.as_ref().unwrap()));
+        }
+        // Nested objects too: each row's `tags` is an object series of one.
+        let tags: Vec<Value> = rows.iter().map(|row| row["tags"][0].clone()).collect();
+        let tags = shapes(&Value::Array(tags));
+        assert!(Arc::ptr_eq(
+            tags[2].as_ref().unwrap(),
+            tags[3].as_ref().unwrap()
+        ));
+
+        for i in 1..=3 {
+            let alone = from_str(&record(i)).unwrap();
+            assert!(alone.as_object().unwrap().shape().is_none());
+        }
+    }
 }

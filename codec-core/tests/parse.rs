@@ -392,3 +392,53 @@ fn parsed_maps_behave_as_built_ones() {
         assert_eq!(parsed[2].as_object().unwrap(), &built);
     }
 }
+
+/// A `Parser` reads each of many inputs as `from_slice_with` reads it
+/// alone, whatever came before it: the records of a real dataset one at a
+/// time, series of objects that drift from the keys before them, and
+/// errors (of syntax, depth, length, duplicates) between good inputs,
+/// under several options.
+#[test]
+fn a_parser_reads_each_input_as_from_slice_with() {
+    let github = from_slice(include_bytes!("data/github.json")).unwrap();
+    let mut inputs: Vec<String> = github["repositories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|record| serde_json::to_string(record).unwrap())
+        .collect();
+    let series = [
+        r#"{"a":1,"b":2}"#,
+        r#"{"a":1,"b":2,"e":3}"#,
+        r#"{"a":1}"#,
+        r#"{"a":1,"x":2,"b":3}"#,
+        r#"{"b":1,"a":2}"#,
+        r#"{"a":[{"a":1,"b":2},{"a":1,"b":2}]}"#,
+        r#"{"a":1,"b":2,"a":3}"#,
+        r#"{"a":1,"b":2}"#,
+        r#"{"a":1,"b":2,"b":3}"#,
+        r#"{"a":1,"b":[[[[1]]]]}"#,
+        r#"{"a":1,"b":2"#,
+        r#"{"a":1,"b":2} x"#,
+        r#"{"a":1,"b":"\ud800"}"#,
+        "",
+        "[1, 2",
+        r#"{"a":1,"b":2}"#,
+    ];
+    inputs.extend(series.iter().map(|s| s.to_string()));
+    inputs.push(serde_json::to_string(&github).unwrap());
+    let options = [
+        ParseOptions::new(),
+        ParseOptions::new().duplicate_keys(DuplicateKeys::LastWins),
+        ParseOptions::new().max_depth(4),
+        ParseOptions::new().max_len(20),
+    ];
+    for options in options {
+        let mut parser = options.clone().parser();
+        // Twice over: the second time, every shape is already known.
+        for input in inputs.iter().chain(&inputs) {
+            let alone = from_slice_with(input.as_bytes(), &options);
+            assert_eq!(parser.parse(input.as_bytes()), alone, "{options:?} {input}");
+        }
+    }
+}
