@@ -3,6 +3,7 @@
 //! the `Accept` and `User-Agent` headers that agents, browsers and curl
 //! actually send. Token counts are checked with tiktoken itself.
 
+mod common;
 #[allow(dead_code)]
 #[path = "../examples/serve-data-to-agents.rs"]
 mod example;
@@ -15,27 +16,7 @@ use std::time::Duration;
 /// Starts the example's service once, on a thread of its own.
 fn server() -> SocketAddr {
     static ADDR: OnceLock<SocketAddr> = OnceLock::new();
-    *ADDR.get_or_init(|| {
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_io()
-                .build()
-                .expect("a tokio runtime");
-            runtime.block_on(async move {
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-                    .await
-                    .expect("bind 127.0.0.1:0");
-                tx.send(listener.local_addr().expect("an address"))
-                    .expect("the test is waiting");
-                axum::serve(listener, example::app())
-                    .await
-                    .expect("server error");
-            });
-        });
-        rx.recv_timeout(Duration::from_secs(60))
-            .expect("the server starts")
-    })
+    *ADDR.get_or_init(|| common::serve(example::app()))
 }
 
 #[derive(Debug)]
