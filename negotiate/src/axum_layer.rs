@@ -34,7 +34,7 @@ use tower_service::Service;
 
 use crate::headers::{Representation, RequestFacts, ResponseHeaders};
 use crate::negotiator::Negotiator;
-use crate::outcome::Choice;
+use crate::outcome::{Choice, Selection};
 use crate::refusal::{encode_failure, plain_text, Refusal};
 use crate::stream::NegotiatedStream;
 
@@ -411,6 +411,21 @@ fn strip_extension(negotiator: &Negotiator, uri: &Uri) -> Option<Uri> {
     Uri::from_parts(parts).ok()
 }
 
+/// The codec a decision chose, or the response that answers instead: the
+/// refusal (406, 400), or a 500 if the choice does not resolve. The error
+/// is the response the caller returns as it is: boxing it would only add
+/// an allocation to every refusal.
+#[allow(clippy::result_large_err)]
+fn select(negotiator: &Negotiator, decision: Decision) -> Result<Selection<'_>, Response> {
+    let choice = decision.map_err(|refusal| refusal.to_response().map(Body::from))?;
+    negotiator.resolve(choice).ok_or_else(|| {
+        // Unreachable: the negotiator that decided resolves. Still an
+        // answer, never a panic.
+        let body = "500 Internal Server Error: the negotiated choice was lost\n".to_owned();
+        plain_text(StatusCode::INTERNAL_SERVER_ERROR, body).map(Body::from)
+    })
+}
+
 fn finish(
     shared: &Shared,
     decision: Decision,
@@ -419,15 +434,9 @@ fn finish(
     facts: Option<RequestFacts>,
 ) -> Response {
     let negotiator = &*shared.negotiator;
-    let choice = match decision {
-        Ok(choice) => choice,
-        Err(refusal) => return refusal.to_response().map(Body::from),
-    };
-    let Some(selection) = negotiator.resolve(choice) else {
-        // Unreachable: the negotiator that decided resolves. Still an
-        // answer, never a panic.
-        let body = "500 Internal Server Error: the negotiated choice was lost\n".to_owned();
-        return plain_text(StatusCode::INTERNAL_SERVER_ERROR, body).map(Body::from);
+    let selection = match select(negotiator, decision) {
+        Ok(selection) => selection,
+        Err(refused) => return refused,
     };
     let mut body = Vec::with_capacity(shared.body_capacity());
     match data.encode(&**selection.codec(), &mut body) {
@@ -466,13 +475,9 @@ fn finish_stream(
     facts: Option<RequestFacts>,
 ) -> Response {
     let negotiator = &*shared.negotiator;
-    let choice = match decision {
-        Ok(choice) => choice,
-        Err(refusal) => return refusal.to_response().map(Body::from),
-    };
-    let Some(selection) = negotiator.resolve(choice) else {
-        let body = "500 Internal Server Error: the negotiated choice was lost\n".to_owned();
-        return plain_text(StatusCode::INTERNAL_SERVER_ERROR, body).map(Body::from);
+    let selection = match select(negotiator, decision) {
+        Ok(selection) => selection,
+        Err(refused) => return refused,
     };
     let (mut parts, _) = response.into_parts();
     parts.headers.remove(CONTENT_LENGTH);
