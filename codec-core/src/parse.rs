@@ -671,13 +671,10 @@ impl<'a> Reader<'a> {
         if bytes.get(i) == Some(&b'.') {
             is_integer = false;
             i += 1;
-            let digits = i;
-            while matches!(bytes.get(i), Some(b'0'..=b'9')) {
-                i += 1;
-            }
-            if i == digits {
-                return Err(self.invalid_number());
-            }
+            i = match digits_end(bytes, i) {
+                end if end > i => end,
+                _ => return Err(self.invalid_number()),
+            };
         }
         if matches!(bytes.get(i), Some(b'e' | b'E')) {
             is_integer = false;
@@ -685,13 +682,10 @@ impl<'a> Reader<'a> {
             if matches!(bytes.get(i), Some(b'+' | b'-')) {
                 i += 1;
             }
-            let digits = i;
-            while matches!(bytes.get(i), Some(b'0'..=b'9')) {
-                i += 1;
-            }
-            if i == digits {
-                return Err(self.invalid_number());
-            }
+            i = match digits_end(bytes, i) {
+                end if end > i => end,
+                _ => return Err(self.invalid_number()),
+            };
         }
         // A digit right after a complete number is a leading zero (`01`).
         if matches!(bytes.get(i), Some(b'0'..=b'9')) {
@@ -935,6 +929,17 @@ fn string_stop(bytes: &[u8], from: usize) -> usize {
         if b == b'"' || b == b'\\' || b < 0x20 {
             break;
         }
+        i += 1;
+    }
+    i
+}
+
+/// The end of the run of ASCII digits that starts at `i` (`i` itself when
+/// there is none): a fraction's or an exponent's digits, at least one of
+/// which the grammar wants.
+#[inline]
+fn digits_end(bytes: &[u8], mut i: usize) -> usize {
+    while matches!(bytes.get(i), Some(b'0'..=b'9')) {
         i += 1;
     }
     i
