@@ -31,7 +31,11 @@ pub struct Dom {
 }
 
 pub fn dom(html: &str) -> Dom {
-    let document = Html::parse_document(html);
+    dom_of(&Html::parse_document(html))
+}
+
+/// [`dom`] of a page already parsed.
+pub fn dom_of(document: &Html) -> Dom {
     let mut dom = Dom::default();
     walk(document.root_element(), &mut Vec::new(), false, &mut dom);
     dom
@@ -103,7 +107,11 @@ const ATTRIBUTES: &[&str] = &[
 /// the alternates (`?format=`) and plain `http(s)` URLs whose text is
 /// their address.
 pub fn check_allowed(html: &str, label: &str) {
-    let document = Html::parse_document(html);
+    check_allowed_in(&Html::parse_document(html), label);
+}
+
+/// [`check_allowed`] of a page already parsed.
+pub fn check_allowed_in(document: &Html, label: &str) {
     let mut styles = 0;
     for node in document.tree.nodes() {
         match node.value() {
@@ -166,10 +174,14 @@ pub fn strings(value: &Value, out: &mut Vec<String>) {
     }
 }
 
-/// Every string of `value` is the whole text of some element of the
-/// page's `<main>`: none was cut, merged or turned into markup.
-pub fn check_every_string_shows(value: &Value, html: &str, label: &str) {
-    let dom = dom(html);
+/// Every check of a value's page, with the page parsed once: only the
+/// page's own markup ([`check_allowed`]), and every string of `value`,
+/// keys included, the whole text of some element of `<main>`: none was
+/// cut, merged or turned into markup.
+pub fn check_page(value: &Value, html: &str, label: &str) {
+    let document = Html::parse_document(html);
+    check_allowed_in(&document, label);
+    let dom = dom_of(&document);
     let mut all = Vec::new();
     strings(value, &mut all);
     for s in all {
