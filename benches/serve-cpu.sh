@@ -7,6 +7,8 @@
 # prints a markdown table of microseconds per response and each column's
 # ratio to the first.
 # Usage: [RUNS=N] bash benches/serve-cpu.sh [serve|json|dense] [INPUT...]
+#   INPUT: a dataset, or DATASET-ROWS, its first ROWS rows (`tabular-1`, a
+#     one-row response: its fixed cost); default the eight and the two 20-row ones.
 #   serve (default): axum::Json, then negotiated json, md and mcp, through
 #     the serve routers;
 #   json: axum::Json and negotiated json only (with RUNS=7, the figures
@@ -34,6 +36,7 @@ fi
 # take up to six times as long).
 iterations() {
   case $1 in
+    tabular-1) echo 500000 ;;
     nested-config) echo 250000 ;;
     tabular-20) echo 200000 ;;
     nested-20) echo 60000 ;;

@@ -46,13 +46,17 @@ pub fn inputs() -> Vec<(&'static str, Typed)> {
         .collect()
 }
 
-/// The input labelled `label` (see [`inputs`]).
+/// The input labelled `label`: a dataset (see [`inputs`]), or
+/// `DATASET-ROWS`, the dataset's first ROWS rows, as the
+/// [`SMALL_RESPONSES`](crate::SMALL_RESPONSES) are (`tabular-1` is a
+/// one-row response, where a response's fixed cost is nearly all).
 pub fn input(label: &str) -> Option<Typed> {
     if let Some(dataset) = crate::dataset(label) {
         return Some(Typed::load(dataset));
     }
-    let (_, name, rows) = crate::SMALL_RESPONSES.iter().find(|(l, ..)| *l == label)?;
-    Some(Typed::load(crate::dataset(name)?).first_rows(*rows))
+    let (name, rows) = label.rsplit_once('-')?;
+    let rows = rows.parse().ok()?;
+    Some(Typed::load(crate::dataset(name)?).first_rows(rows))
 }
 
 /// Data a handler holds and serves on every request without copying it.

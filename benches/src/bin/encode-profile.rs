@@ -7,7 +7,8 @@
 //! `encode_value` of the parsed value, `serde_json` for
 //! `serde_json::to_vec` of the structs, or `serve:ROUTE` for one request
 //! through the `serve` routers (`serve:axum::Json`, `serve:negotiated md`).
-//! INPUT is a dataset or a small response (`tabular-20`).
+//! INPUT is a dataset or its first rows, `DATASET-ROWS` (the small
+//! responses `tabular-20`, `nested-20`; `tabular-1`, a response's fixed cost).
 //!
 //! `cargo build -p benches --release --bin encode-profile`
 //! `valgrind --tool=callgrind target/release/encode-profile codec-md tabular 20`
