@@ -11,10 +11,34 @@
 
 use crate::{Map, Number, Value};
 
-mod sealed {
-    pub trait Sealed {}
-    impl Sealed for &crate::Value {}
-    impl Sealed for crate::TapeNode<'_> {}
+pub(crate) mod sealed {
+    use crate::{EncodeError, JsonEscapes, JsonWriter};
+
+    /// What only this crate's views implement, and only it may call.
+    pub trait Sealed: Sized {
+        /// Appends the view's JSON, `level` containers already open: what
+        /// [`JsonWriter::write_view`] writes, each representation its
+        /// fastest way.
+        fn write_json<E: JsonEscapes>(
+            self,
+            writer: &JsonWriter<E>,
+            out: &mut Vec<u8>,
+            level: usize,
+        ) -> Result<(), EncodeError>;
+    }
+
+    impl Sealed for &crate::Value {
+        /// The generic walk.
+        #[inline]
+        fn write_json<E: JsonEscapes>(
+            self,
+            writer: &JsonWriter<E>,
+            out: &mut Vec<u8>,
+            level: usize,
+        ) -> Result<(), EncodeError> {
+            crate::json::write_view(writer, self, out, level)
+        }
+    }
 }
 
 /// A JSON value, read in place: `&Value` or a [`TapeNode`](crate::TapeNode).

@@ -90,11 +90,14 @@ impl MarkdownCodec {
     /// cut to the budget if one is set.
     fn write<'v, V: ValueView<'v>>(&self, value: V, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         let start = out.len();
-        write::render(value, out, &self.options)?;
-        if let Some(budget) = &self.budget {
-            crate::truncate::apply_budget(out, start, budget);
+        match &self.budget {
+            None => write::render(value, out, &self.options),
+            Some(budget) => {
+                let units = write::render_counted(value, out, &self.options)?;
+                crate::truncate::apply_budget(out, start, budget, units);
+                Ok(())
+            }
         }
-        Ok(())
     }
 }
 

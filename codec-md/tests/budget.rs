@@ -346,6 +346,13 @@ proptest! {
             let limit = if unit == 0 { TextLimit::chars(max) } else { TextLimit::bytes(max) };
             let limit = limit.with_hint(HINT);
             let cut = codec_md::truncate(full.clone(), &limit);
+            if profile == "default" {
+                // The budget cuts with the units its writer counted: the
+                // same cut as the scan's.
+                let budgeted = MarkdownCodec::builder().budget(Some(limit.clone())).build();
+                let out = String::from_utf8(budgeted.to_vec(&value).unwrap()).unwrap();
+                prop_assert_eq!(&out, &cut.text);
+            }
             if let Some(omission) = cut.omitted {
                 check_cut((profile, HINT), (&full, &parse(&full)), &limit, &cut.text, omission);
             } else {

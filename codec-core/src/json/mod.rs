@@ -25,6 +25,7 @@ use serde::Serialize;
 
 pub use escape::{JsonEscapes, StandardEscapes};
 pub use object::JsonObject;
+pub(crate) use value::write_view;
 
 use crate::{EncodeError, Value, ValueView, DEFAULT_MAX_DEPTH};
 
@@ -204,7 +205,8 @@ impl<E: JsonEscapes> JsonWriter<E> {
         view: V,
         out: &mut Vec<u8>,
     ) -> Result<(), EncodeError> {
-        value::write_view(self, view, out, self.level)
+        // A tape's node writes its events in order, a `&Value` walks.
+        view.write_json(self, out, self.level)
     }
 
     /// Appends `s` as a JSON string, quotes included.
@@ -216,7 +218,7 @@ impl<E: JsonEscapes> JsonWriter<E> {
     /// Fails when a container opening at `level` (containers already open)
     /// would be deeper than the limit.
     #[inline]
-    fn check_depth(&self, level: usize) -> Result<(), EncodeError> {
+    pub(crate) fn check_depth(&self, level: usize) -> Result<(), EncodeError> {
         if level >= self.max_depth {
             return Err(EncodeError::DepthLimit {
                 limit: self.max_depth,

@@ -15,6 +15,7 @@
 //! representation of enums, the same depth limit and the same errors.
 
 mod build;
+mod json;
 
 use std::cell::Cell;
 use std::fmt;
@@ -304,6 +305,19 @@ impl fmt::Debug for TapeNode<'_> {
             .field("at", &self.at)
             .field("event", &self.tape.events.get(self.at))
             .finish()
+    }
+}
+
+impl crate::view::sealed::Sealed for TapeNode<'_> {
+    /// The tape's events in order ([`json::write`]), not the generic walk.
+    #[inline]
+    fn write_json<E: crate::JsonEscapes>(
+        self,
+        writer: &crate::JsonWriter<E>,
+        out: &mut Vec<u8>,
+        level: usize,
+    ) -> Result<(), crate::EncodeError> {
+        json::write(self, writer, out, level)
     }
 }
 

@@ -49,6 +49,7 @@ use self::dense::DenseLayout;
 use self::escape::{Context, Scalar};
 use self::lossless::LosslessLayout;
 use crate::schema::{self, elements, members, placement, Label, Placement};
+use crate::truncate::Units;
 use crate::Profile;
 
 /// Rendering options. Private: the builder is the public face.
@@ -83,6 +84,26 @@ pub(crate) fn render<'v, V: ValueView<'v>>(
         Profile::Default => Writer::new(out, options.max_depth, DefaultLayout).write(value),
         Profile::Lossless => Writer::new(out, options.max_depth, LosslessLayout).write(value),
         Profile::Dense => Writer::new(out, options.max_depth, DenseLayout::new()).write(value),
+    }
+    .map(drop)
+}
+
+/// [`render`], and the rows and items of the rendering, for a cut
+/// ([`Units`]): recorded as they are written for the default profile,
+/// whose every row and item is a line the writer knows it writes; `None`
+/// for the other profiles (the cut scans their text).
+pub(crate) fn render_counted<'v, V: ValueView<'v>>(
+    value: V,
+    out: &mut Vec<u8>,
+    options: &Options,
+) -> Result<Option<Units>, EncodeError> {
+    match options.profile {
+        Profile::Default => {
+            let mut writer = Writer::new(out, options.max_depth, DefaultLayout);
+            writer.units = Some(Units::new());
+            writer.write(value)
+        }
+        _ => render(value, out, options).map(|()| None),
     }
 }
 
@@ -180,21 +201,50 @@ struct Writer<'o, L> {
     layout: L,
     /// The keys of list lines, which repeat on every row.
     keys: escape::KeyWriter,
+    /// The rows and items written, when they are recorded
+    /// ([`render_counted`]); their ends count from `start`.
+    units: Option<Units>,
+    /// Where the rendering starts in `out`.
+    start: usize,
 }
 
 impl<'o, L: Layout> Writer<'o, L> {
     fn new(out: &'o mut Vec<u8>, max_depth: usize, layout: L) -> Writer<'o, L> {
+        let start = out.len();
         Writer {
             out,
             max_depth,
             started: false,
             layout,
             keys: escape::KeyWriter::default(),
+            units: None,
+            start,
         }
     }
 
-    fn write<'v, V: ValueView<'v>>(mut self, value: V) -> Result<(), EncodeError> {
-        L::document(&mut self, value)
+    /// Writes the document; the units written, if recorded.
+    fn write<'v, V: ValueView<'v>>(mut self, value: V) -> Result<Option<Units>, EncodeError> {
+        L::document(&mut self, value)?;
+        Ok(self.units)
+    }
+
+    /// Records an item of the cut ([`Units`]) that ends with the line just
+    /// written: a paragraph, a list item (its fence included) or a fenced
+    /// block, which the default layout writes only as whole lines.
+    #[inline]
+    fn item_written(&mut self) {
+        if let Some(units) = &mut self.units {
+            // Before the line feed, as the scan counts a line's end.
+            units.item(self.out.len() - 1 - self.start);
+        }
+    }
+
+    /// Records a table row that ends with the line just written.
+    #[inline]
+    fn row_written(&mut self) {
+        if let Some(units) = &mut self.units {
+            units.row(self.out.len() - 1 - self.start);
+        }
     }
 
     /// `SPEC.md`'s document: a scalar or an inline list as a paragraph, a
@@ -219,10 +269,12 @@ impl<'o, L: Layout> Writer<'o, L> {
                 self.block();
                 self.scalar(value, Context::Value);
                 self.out.push(b'\n');
+                self.item_written();
             }
             ViewKind::String(s) if s.contains('\n') && schema::fence_eligible(s) => {
                 self.block();
                 fence::write(self.out, s, None, b"");
+                self.item_written();
             }
             ViewKind::String(s) => L::paragraph(self, s),
             ViewKind::Array(items) => {
@@ -296,11 +348,31 @@ impl<'o, L: Layout> Writer<'o, L> {
     /// space (its edge whitespace is written as references).
     fn line(&mut self, write: impl FnOnce(&L, &mut Vec<u8>)) {
         self.block();
+        let start = self.out.len();
         write(&self.layout, self.out);
         if self.out.last() == Some(&b' ') {
             self.out.pop();
         }
+        // A line with nothing visible (`[null]` is an empty list line) is
+        // a blank line to a reader, and to the cut: no item.
+        let blank = std::str::from_utf8(&self.out[start..]).map_or(true, |l| l.trim().is_empty());
+        self.check_line(start);
         self.out.push(b'\n');
+        if !blank {
+            self.item_written();
+        }
+    }
+
+    /// Stops recording units when the line from `start` to the end of
+    /// `out` could make the line before it read as a table's header (a
+    /// key list line of only `-`, `:`, `|` and spaces, say `- : |`, the
+    /// empty key's): the cut's scan then reads a table there, and its
+    /// reading is the one that counts.
+    #[inline]
+    fn check_line(&mut self, start: usize) {
+        if self.units.is_some() && crate::truncate::may_read_as_delimiter_row(&self.out[start..]) {
+            self.units = None;
+        }
     }
 
     /// The body of a container at `depth`: first one list of everything
@@ -389,6 +461,7 @@ impl<'o, L: Layout> Writer<'o, L> {
         fence: Option<(&str, Option<&str>)>,
         depth: usize,
     ) -> Result<(), EncodeError> {
+        let start = self.out.len();
         self.out.extend_from_slice(b"- ");
         match label {
             // `****` is literal text, so an empty key is no key at all.
@@ -404,6 +477,7 @@ impl<'o, L: Layout> Writer<'o, L> {
         if let Some((s, language)) = fence {
             self.out.push(b'\n');
             fence::write(self.out, s, language, b"  ");
+            self.item_written();
             return Ok(());
         }
         self.out.push(b' ');
@@ -427,7 +501,12 @@ impl<'o, L: Layout> Writer<'o, L> {
         if self.out.last() == Some(&b' ') {
             self.out.pop();
         }
+        // Only the empty key's line (`- : |`) can be all `-`, `:`, `|`.
+        if let Label::Key("") = label {
+            self.check_line(start);
+        }
         self.out.push(b'\n');
+        self.item_written();
         Ok(())
     }
 
@@ -544,6 +623,7 @@ impl<'o, L: Layout> Writer<'o, L> {
                 self.out.push(b'|');
             }
             self.out.push(b'\n');
+            self.row_written();
         }
     }
 
