@@ -146,11 +146,16 @@ impl Best {
 }
 
 /// How offer `a` compares with offer `b` in preference (`Greater`: `a`
-/// first): quality, then the specificity of the deciding range, then,
-/// between two offers of one codec, the server's order (a codec's own
-/// media type before its aliases: `text/plain, text/markdown` gets
-/// `text/markdown`, the same bytes under their own name), then the tie
-/// rule, then (always last) the server's order.
+/// first): quality, then the specificity of the deciding range, then the
+/// tie rule between codecs (under [`TieBreak::ClientOrder`], the client's
+/// order of the codecs: a codec comes where the first of its equally good
+/// ranges comes, whichever of its types the range named), then (always
+/// last) the server's order, which puts a codec's own media type before
+/// its aliases: `text/plain, text/markdown` gets `text/markdown`, the same
+/// bytes under their own name.
+///
+/// An order by one key per offer, so a total order: `winner` and a sort
+/// agree whatever order they meet the offers in.
 pub(crate) fn preference(
     bests: &[Best],
     offers: &[Offer],
@@ -161,15 +166,36 @@ pub(crate) fn preference(
     let (x, y) = (&bests[a], &bests[b]);
     (x.quality, x.specificity)
         .cmp(&(y.quality, y.specificity))
-        .then_with(|| match offers[a].codec == offers[b].codec {
-            true => b.cmp(&a),
-            false => Ordering::Equal,
-        })
         .then_with(|| match tie_break {
-            TieBreak::ClientOrder => y.position.cmp(&x.position),
+            TieBreak::ClientOrder => {
+                codec_position(bests, offers, b).cmp(&codec_position(bests, offers, a))
+            }
             TieBreak::ServerOrder => Ordering::Equal,
         })
         .then_with(|| b.cmp(&a))
+}
+
+/// Where the client lists offer `a`'s codec, for the tie rule: the first
+/// position among the ranges that decide the codec's offers as well as
+/// they decide `a` (same quality and specificity). One position for all
+/// of a codec's equally good offers, so that the server's order, not the
+/// client's, picks among them, and the client's order still places the
+/// codec: with `text/x-markdown, application/json, text/markdown`, the
+/// markdown codec (its alias first) comes before JSON.
+fn codec_position(bests: &[Best], offers: &[Offer], a: usize) -> u32 {
+    let x = &bests[a];
+    let codec = offers[a].codec;
+    offers
+        .iter()
+        .zip(bests)
+        .filter(|(offer, best)| {
+            offer.codec == codec
+                && best.matched
+                && (best.quality, best.specificity) == (x.quality, x.specificity)
+        })
+        .map(|(_, best)| best.position)
+        .min()
+        .unwrap_or(x.position)
 }
 
 /// Whether the offer may be served: matched with a non-zero quality.

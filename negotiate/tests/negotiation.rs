@@ -503,6 +503,43 @@ fn ranked_lists_every_acceptable_offer_best_first() {
     }
 }
 
+/// A codec whose alias the client lists first comes where its alias
+/// comes, and then serves its own type: the order of offers is one key
+/// per offer, so `negotiate` and `ranked` agree however the offers are
+/// met (before, markdown beat its alias by the server's order, the alias
+/// beat JSON and JSON beat markdown by the client's, a cycle: `negotiate`
+/// gave markdown as `text/x-markdown` and `ranked` put JSON first).
+#[test]
+fn an_alias_listed_first_places_its_codec_first() {
+    let negotiator = support::standard();
+    let accept = "text/x-markdown, application/json, text/markdown";
+    let ranked: Vec<String> = negotiator
+        .ranked(Some(accept))
+        .iter()
+        .map(|s| format!("{} {}", s.format(), s.content_type()))
+        .collect();
+    assert_eq!(
+        ranked,
+        [
+            MD.to_owned(),
+            "md text/x-markdown; charset=utf-8".to_owned(),
+            "json application/json".to_owned(),
+        ]
+    );
+    assert_eq!(
+        describe(negotiator.negotiate(Some(accept))),
+        format!("{MD} q=1")
+    );
+    let server_order = support::builder()
+        .tie_break(TieBreak::ServerOrder)
+        .build()
+        .unwrap();
+    assert_eq!(
+        describe(server_order.negotiate(Some(accept))),
+        "json application/json q=1"
+    );
+}
+
 #[test]
 fn policies() {
     let strict_empty = support::builder()
