@@ -74,7 +74,7 @@ static SPECIAL: [bool; 256] = special_bytes();
 static STRICT_SPECIAL: [bool; 256] = marked(special_bytes(), b":.");
 
 /// Whether `s` can be written raw in `context` with no analysis.
-fn is_plain(s: &str, line_start: bool) -> bool {
+pub(super) fn is_plain(s: &str, line_start: bool) -> bool {
     let bytes = s.as_bytes();
     let (Some(&first), Some(&last)) = (bytes.first(), bytes.last()) else {
         return true;
@@ -99,7 +99,7 @@ fn is_intraword(bytes: &[u8], i: usize) -> bool {
 /// Whether `s` can be written raw in `context`: [`is_plain`], and in a
 /// strict context no autolink trigger (R12) and, in a path, no `.`. One
 /// pass over the bytes.
-fn is_plain_in(s: &str, context: Context) -> bool {
+pub(super) fn is_plain_in(s: &str, context: Context) -> bool {
     if !context.strict() {
         return is_plain(s, false);
     }

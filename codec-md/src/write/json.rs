@@ -170,7 +170,7 @@ impl Default for JsonScratch {
 impl JsonScratch {
     /// Feeds `s` as a JSON string of the dense profile: quoted, and
     /// escaped as [`MarkdownSafe`] escapes it.
-    fn feed_str(&mut self, estimate: &mut Estimate, s: &str) {
+    pub(super) fn feed_str(&mut self, estimate: &mut Estimate, s: &str) {
         if is_json_plain(s) {
             estimate.feed_byte(b'"');
             estimate.feed(s.as_bytes());
@@ -182,8 +182,27 @@ impl JsonScratch {
         }
     }
 
+    /// [`JsonScratch::feed_str`] for a string whose bytes [`Word::new`]
+    /// measured as `word`: a plain one is fed as that word, not byte by
+    /// byte again.
+    pub(super) fn feed_measured_str(
+        &mut self,
+        estimate: &mut Estimate,
+        s: &str,
+        word: Option<&Word>,
+    ) {
+        match word {
+            Some(word) if is_json_plain(s) => {
+                estimate.feed_byte(b'"');
+                estimate.feed_word(word, s.as_bytes());
+                estimate.feed_byte(b'"');
+            }
+            _ => self.feed_str(estimate, s),
+        }
+    }
+
     /// [`JsonScratch::feed_str`] for a key, measured once per address.
-    fn feed_key(&mut self, estimate: &mut Estimate, key: &str) {
+    pub(super) fn feed_key(&mut self, estimate: &mut Estimate, key: &str) {
         let address = key.as_ptr() as usize;
         let slot = (address ^ (address >> 6) ^ key.len()) % KEY_SLOTS;
         let (cached, len, word) = self.keys[slot];
