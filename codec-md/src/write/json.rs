@@ -15,7 +15,7 @@
 use codec_core::{EncodeError, JsonEscapes, JsonWriter, ValueView, ViewKind};
 
 use super::escape;
-use super::estimate::{Estimate, Word};
+use super::estimate::{estimate_hundredths, Estimate, Word};
 
 /// What the dense profile's JSON writes `\uXXXX` besides JSON's own
 /// escapes: a backtick, `|`, and the characters markdown never holds raw.
@@ -170,7 +170,7 @@ impl Default for JsonScratch {
 impl JsonScratch {
     /// Feeds `s` as a JSON string of the dense profile: quoted, and
     /// escaped as [`MarkdownSafe`] escapes it.
-    pub(super) fn feed_str(&mut self, estimate: &mut Estimate, s: &str) {
+    fn feed_str(&mut self, estimate: &mut Estimate, s: &str) {
         if is_json_plain(s) {
             estimate.feed_byte(b'"');
             estimate.feed(s.as_bytes());
@@ -182,27 +182,18 @@ impl JsonScratch {
         }
     }
 
-    /// [`JsonScratch::feed_str`] for a string whose bytes [`Word::new`]
-    /// measured as `word`: a plain one is fed as that word, not byte by
-    /// byte again.
-    pub(super) fn feed_measured_str(
-        &mut self,
-        estimate: &mut Estimate,
-        s: &str,
-        word: Option<&Word>,
-    ) {
-        match word {
-            Some(word) if is_json_plain(s) => {
-                estimate.feed_byte(b'"');
-                estimate.feed_word(word, s.as_bytes());
-                estimate.feed_byte(b'"');
-            }
-            _ => self.feed_str(estimate, s),
+    /// The estimate of `s`'s JSON text between its quotes, alone.
+    pub(super) fn string_hundredths(&mut self, s: &str) -> usize {
+        if is_json_plain(s) {
+            return estimate_hundredths(s.as_bytes());
         }
+        self.escaped.clear();
+        writer(0, usize::MAX).write_str(s, &mut self.escaped);
+        estimate_hundredths(&self.escaped[1..self.escaped.len() - 1])
     }
 
     /// [`JsonScratch::feed_str`] for a key, measured once per address.
-    pub(super) fn feed_key(&mut self, estimate: &mut Estimate, key: &str) {
+    fn feed_key(&mut self, estimate: &mut Estimate, key: &str) {
         let address = key.as_ptr() as usize;
         let slot = (address ^ (address >> 6) ^ key.len()) % KEY_SLOTS;
         let (cached, len, word) = self.keys[slot];
@@ -224,6 +215,13 @@ impl JsonScratch {
             None => self.feed_str(estimate, key),
         }
     }
+}
+
+/// The measure of `s` ([`Word::new`]) when the dense profile's JSON
+/// writes it with no escape: between its quotes it then costs
+/// [`Word::alone`].
+pub(super) fn plain_word(s: &str) -> Option<Word> {
+    is_json_plain(s).then(|| Word::new(s.as_bytes())).flatten()
 }
 
 /// Whether the dense profile's JSON writes `s` with no escape.
