@@ -168,11 +168,22 @@ fn markdown_or_json<'v, V: ValueView<'v>>(
     let started = w.started;
     let result = markdown(w, value, level, depth, top);
     let mut inner = std::mem::replace(&mut w.layout.decided, outer);
+    // Markdown wins ties: it is the format the reader asked for.
+    let markdown_only = w.layout.markdown_only;
+    let cheaper = |markdown_cost: usize, json_cost: usize| {
+        markdown_cost <= json_cost + 100 * FENCE_TOKENS || markdown_only
+    };
     let (markdown_cost, mut json_cost) = match result? {
         // A table: its markdown measured, a bound of its JSON.
         Some(costs) => {
-            w.layout.loose.push((value.id(), costs.json));
-            (costs.markdown, costs.json)
+            let mut json_cost = costs.json;
+            if !cheaper(costs.markdown, json_cost) || w.layout.exact_always {
+                let scratch = &mut w.layout.scratch;
+                let strings = costs.deferred.iter();
+                json_cost += strings.map(|s| string_bound(s, scratch)).sum::<usize>();
+            }
+            w.layout.loose.push((value.id(), json_cost));
+            (costs.markdown, json_cost)
         }
         None => {
             let mut markdown_cost = 0;
@@ -197,15 +208,13 @@ fn markdown_or_json<'v, V: ValueView<'v>>(
         }
     };
 
-    // Markdown wins ties: it is the format the reader asked for.
-    let cheaper = |json_cost: usize| markdown_cost <= json_cost + 100 * FENCE_TOKENS;
-    let undecided = !cheaper(json_cost) && !w.layout.markdown_only;
+    let undecided = !cheaper(markdown_cost, json_cost);
     if (undecided || w.layout.exact_always) && w.layout.loose.len() > loose_from {
         // The bound cannot say: the exact cost, from the tables' JSON.
         let (exact, bound) = exact_json(w, value, depth, loose_from)?;
         json_cost = json_cost - bound + exact;
     }
-    let keep_markdown = cheaper(json_cost) || w.layout.markdown_only;
+    let keep_markdown = cheaper(markdown_cost, json_cost);
     let cost = if keep_markdown {
         markdown_cost
     } else {
@@ -332,11 +341,14 @@ fn json_document<'v, V: ValueView<'v>>(
 }
 
 /// What a table's markdown is estimated to cost (hundredths of a token),
-/// and a lower bound of its JSON's estimate ([`dense_table`]).
-#[derive(Debug, Clone, Copy)]
-struct Costs {
+/// and a lower bound of its JSON's estimate ([`dense_table`]) but for the
+/// strings it `deferred`, whose part of the bound ([`string_bound`]) is
+/// added only where the rest cannot decide.
+#[derive(Debug)]
+struct Costs<'v> {
     markdown: usize,
     json: usize,
+    deferred: Vec<&'v str>,
 }
 
 /// The markdown of a container: a dense table when it is one, else the
@@ -348,7 +360,7 @@ fn markdown<'v, V: ValueView<'v>>(
     level: usize,
     depth: usize,
     top: bool,
-) -> Result<Option<Costs>, EncodeError> {
+) -> Result<Option<Costs<'v>>, EncodeError> {
     match value.kind() {
         ViewKind::Array(items) if top && items.len() == 0 => {
             w.line(|_, out| out.extend_from_slice(b"[]"));
@@ -398,6 +410,9 @@ fn markdown<'v, V: ValueView<'v>>(
 ///   that cost more. A string written as it is in the markdown, starting
 ///   and ending with a letter or digit, is the word measured for the
 ///   markdown; numbers and JSON cells are read back from the markdown.
+///   Any other string is estimated again, for its JSON, only when the
+///   rest of the bound cannot decide ([`Costs::deferred`]): on github,
+///   those estimates were a tenth of a dense rendering, for nothing.
 ///
 /// Measured on tabular (callgrind): estimating the JSON of every table
 /// was 40% of a dense rendering; the bound decides every table of the
@@ -405,11 +420,10 @@ fn markdown<'v, V: ValueView<'v>>(
 fn dense_table<'v, V: ValueView<'v>>(
     w: &mut Writer<'_, DenseLayout>,
     table: &DenseTable<'v, V>,
-) -> Result<Costs, EncodeError> {
+) -> Result<Costs<'v>, EncodeError> {
     let from = w.out.len();
     w.block();
     let out = &mut *w.out;
-    let scratch = &mut w.layout.scratch;
     out.push(b'|');
     if table.keyed {
         out.push(b'|');
@@ -439,6 +453,7 @@ fn dense_table<'v, V: ValueView<'v>>(
     let mut markdown = Estimate::new();
     let mut fed = from;
     let mut json = 0;
+    let mut deferred = Vec::new();
     let mut row_start = 0;
     for &(key, row_end) in &table.rows {
         cells.iter_mut().for_each(|cell| *cell = None);
@@ -485,12 +500,15 @@ fn dense_table<'v, V: ValueView<'v>>(
                     // holds a quote.
                     json += match word {
                         Some(word) if !s.contains('"') => word.alone() + KEY_PUNCTUATION,
-                        _ => string_bound(s, scratch),
+                        _ => {
+                            deferred.push(s);
+                            0
+                        }
                     };
                 }
                 ViewKind::String(s) => {
                     let _ = write_cell(out, value, first, table.max_depth);
-                    json += string_bound(s, scratch);
+                    deferred.push(s);
                 }
                 ViewKind::Number(n) => {
                     n.write_to(out);
@@ -526,6 +544,7 @@ fn dense_table<'v, V: ValueView<'v>>(
     Ok(Costs {
         markdown: markdown.finish(),
         json,
+        deferred,
     })
 }
 
