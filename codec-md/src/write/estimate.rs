@@ -176,6 +176,25 @@ impl Word {
     }
 }
 
+impl Word {
+    /// What the word costs between two punctuation bytes (between quotes,
+    /// or between pipes): its runs, the last one closed, whatever is
+    /// around it.
+    pub(super) fn alone(&self) -> usize {
+        self.hundredths + run_cost(self.last, self.last_len, false, false)
+    }
+}
+
+/// The estimate of a number's text alone: one run when it is digits only
+/// (most numbers), else as any text.
+pub(super) fn number_hundredths(text: &[u8]) -> usize {
+    if text.iter().all(u8::is_ascii_digit) {
+        run_cost(DIGIT, text.len(), false, false)
+    } else {
+        estimate_hundredths(text)
+    }
+}
+
 /// The estimate of `text` whole, in hundredths of a token.
 pub(super) fn estimate_hundredths(text: &[u8]) -> usize {
     let mut estimate = Estimate::new();
@@ -262,6 +281,17 @@ mod tests {
     }
 
     #[test]
+    fn numbers_cost_their_text() {
+        for text in ["", "7", "123", "1234567", "-1", "1.5e-3", "0.25"] {
+            assert_eq!(
+                number_hundredths(text.as_bytes()),
+                reference(text.as_bytes()),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
     fn weighs_each_kind_of_piece() {
         let cases: &[(&str, usize)] = &[
             ("", 0),
@@ -302,6 +332,21 @@ mod tests {
             }
             estimate.feed(&bytes[at..]);
             proptest::prop_assert_eq!(estimate.finish(), reference(bytes));
+        }
+
+        /// A word between punctuation costs what it costs alone.
+        #[test]
+        fn a_word_alone_costs_its_runs(word in "[a-z0-9]([a-z0-9 .:é-]{0,8}[a-z0-9])?") {
+            let measured = Word::new(word.as_bytes()).unwrap();
+            let quoted = format!("\"{word}\"");
+            proptest::prop_assert_eq!(measured.alone(), estimate_hundredths(word.as_bytes()));
+            // The opening quote costs 0.6 before a letter, as it would
+            // before any letter; the closing one nothing.
+            let quote = if word.as_bytes()[0].is_ascii_digit() { 0 } else { 60 };
+            proptest::prop_assert_eq!(
+                estimate_hundredths(quoted.as_bytes()),
+                quote + measured.alone()
+            );
         }
 
         /// Words fed whole cost what their bytes cost.

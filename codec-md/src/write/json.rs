@@ -15,7 +15,7 @@
 use codec_core::{EncodeError, JsonEscapes, JsonWriter, ValueView, ViewKind};
 
 use super::escape;
-use super::estimate::{Estimate, Word};
+use super::estimate::{estimate_hundredths, Estimate, Word};
 
 /// What the dense profile's JSON writes `\uXXXX` besides JSON's own
 /// escapes: a backtick, `|`, and the characters markdown never holds raw.
@@ -182,6 +182,16 @@ impl JsonScratch {
         }
     }
 
+    /// The estimate of `s`'s JSON text between its quotes, alone.
+    pub(super) fn string_hundredths(&mut self, s: &str) -> usize {
+        if is_json_plain(s) {
+            return estimate_hundredths(s.as_bytes());
+        }
+        self.escaped.clear();
+        writer(0, usize::MAX).write_str(s, &mut self.escaped);
+        estimate_hundredths(&self.escaped[1..self.escaped.len() - 1])
+    }
+
     /// [`JsonScratch::feed_str`] for a key, measured once per address.
     fn feed_key(&mut self, estimate: &mut Estimate, key: &str) {
         let address = key.as_ptr() as usize;
@@ -205,6 +215,13 @@ impl JsonScratch {
             None => self.feed_str(estimate, key),
         }
     }
+}
+
+/// The measure of `s` ([`Word::new`]) when the dense profile's JSON
+/// writes it with no escape: between its quotes it then costs
+/// [`Word::alone`].
+pub(super) fn plain_word(s: &str) -> Option<Word> {
+    is_json_plain(s).then(|| Word::new(s.as_bytes())).flatten()
 }
 
 /// Whether the dense profile's JSON writes `s` with no escape.
