@@ -120,18 +120,28 @@ pub(crate) fn write<E: JsonEscapes>(
     }
 }
 
+/// How many static keys [`Keys`] remembers at once: more than a struct
+/// has fields; past that, a key whose slot another took is written as a
+/// string again.
+const KEY_SLOTS: usize = 32;
+
 /// A member's key and the colon after it, as JSON: a struct's field
 /// names, few and repeated on every row, are written as strings the
 /// first time each comes and copied from there after (a key written as a
 /// string each time was 1.3M of the 5.0M instructions of typed tabular's
 /// structured content), any other key as a string.
+///
+/// A fixed table, not one entry per static key of the tape: a node is
+/// often a small part of a large tape (a dense table's cell), and sizing
+/// the table by the tape made writing every cell cost the whole tape's
+/// keys (nested, dense: 12.5M -> 28.4M instructions a rendering).
 struct Keys<'w, E> {
     writer: &'w JsonWriter<E>,
     tape: &'w super::Tape,
-    /// Where each static key's JSON, colon included, was first written in
-    /// the output (which only grows while the tape is written): `(0, 0)`
-    /// until then.
-    spans: Vec<(usize, usize)>,
+    /// In slot `i % KEY_SLOTS`, for static key `i`: `i + 1` (0 for an
+    /// empty slot) and where its JSON, colon included, was first written
+    /// in the output (which only grows while the tape is written).
+    spans: [(u32, usize, usize); KEY_SLOTS],
 }
 
 impl<'w, E: JsonEscapes> Keys<'w, E> {
@@ -139,30 +149,28 @@ impl<'w, E: JsonEscapes> Keys<'w, E> {
         Keys {
             writer,
             tape,
-            spans: vec![(0, 0); tape.statics.len()],
+            spans: [(0, 0, 0); KEY_SLOTS],
         }
     }
 
     /// Appends the key event `key` and its colon.
     #[inline]
     fn write(&mut self, key: Event, out: &mut Vec<u8>) {
-        let span = match key {
-            Event::StaticKey(i) => self.spans.get_mut(i as usize),
-            _ => None,
+        let Event::StaticKey(i) = key else {
+            self.writer.write_str(self.tape.key(key), out);
+            self.writer.style().colon(out);
+            return;
         };
-        match span {
-            Some(&mut (start, end)) if end > 0 => out.extend_from_within(start..end),
-            Some(span) => {
-                let start = out.len();
-                self.writer.write_str(self.tape.key(key), out);
-                self.writer.style().colon(out);
-                *span = (start, out.len());
-            }
-            None => {
-                self.writer.write_str(self.tape.key(key), out);
-                self.writer.style().colon(out);
-            }
+        let tag = i.wrapping_add(1);
+        let slot = &mut self.spans[i as usize % KEY_SLOTS];
+        if slot.0 == tag && tag != 0 {
+            out.extend_from_within(slot.1..slot.2);
+            return;
         }
+        let start = out.len();
+        self.writer.write_str(self.tape.key(key), out);
+        self.writer.style().colon(out);
+        *slot = (tag, start, out.len());
     }
 }
 
@@ -231,6 +239,47 @@ mod tests {
         let value = crate::to_value(&rows).unwrap();
         for writer in [JsonWriter::compact(), JsonWriter::pretty()] {
             both(writer, &value, tape.root());
+        }
+    }
+
+    /// A row of 70 fields, more than `Keys` has slots: keys whose slots
+    /// others took are written again, with the same bytes.
+    struct Wide(u32);
+
+    const FIELDS: [&str; 70] = [
+        "f00", "f01", "f02", "f03", "f04", "f05", "f06", "f07", "f08", "f09", "f10", "f11", "f12",
+        "f13", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21", "f22", "f23", "f24", "f25",
+        "f26", "f27", "f28", "f29", "f30", "f31", "f32", "f33", "f34", "f35", "f36", "f37", "f38",
+        "f39", "f40", "f41", "f42", "f43", "f44", "f45", "f46", "f47", "f48", "f49", "f50", "f51",
+        "f52", "f53", "f54", "f55", "f56", "f57", "f58", "f59", "f60", "f61", "f62", "f63", "f64",
+        "f65", "f66", "\"q\"", "f68", "f69",
+    ];
+
+    impl serde::Serialize for Wide {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeStruct;
+            let mut row = serializer.serialize_struct("Wide", FIELDS.len())?;
+            for (i, field) in FIELDS.iter().enumerate() {
+                row.serialize_field(field, &(self.0 * 100 + i as u32))?;
+            }
+            row.end()
+        }
+    }
+
+    #[test]
+    fn more_static_keys_than_slots() {
+        let rows: Vec<Wide> = (0..5).map(Wide).collect();
+        let tape = Tape::from_serialize(&rows).unwrap();
+        let value = crate::to_value(&rows).unwrap();
+        for writer in [JsonWriter::compact(), JsonWriter::pretty()] {
+            both(writer, &value, tape.root());
+            let (ViewKind::Array(mut a), ViewKind::Array(mut b)) =
+                (value.kind(), tape.root().kind())
+            else {
+                unreachable!("rows are an array");
+            };
+            // A row inside the tape, as a dense table's cell writes one.
+            both(writer, a.nth(3).unwrap(), b.nth(3).unwrap());
         }
     }
 
