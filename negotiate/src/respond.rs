@@ -33,7 +33,11 @@ impl Negotiator {
         headers: &HeaderMap,
     ) -> Result<Outcome<'_>, UnknownFormat> {
         let target = uri.path_and_query().map_or("/", |pq| pq.as_str());
-        let user_agent = headers.get(USER_AGENT).map(HeaderValue::as_bytes);
+        // Looked up only when the agent policy would read it.
+        let user_agent = self
+            .reads_user_agent()
+            .then(|| headers.get(USER_AGENT).map(HeaderValue::as_bytes))
+            .flatten();
         self.negotiate_agent(headers.get_all(ACCEPT), target, user_agent)
     }
 
