@@ -85,9 +85,16 @@ impl<T: Serialize + Send + Sync> Encode for T {
     }
 }
 
-/// The data, carried from the handler to the layer.
+/// What a handler's response carries to the layer in its extensions: one
+/// type for both kinds, so the layer looks it up once.
 #[derive(Clone)]
-struct Payload(Arc<dyn Encode>);
+enum Payload {
+    /// A handler's data.
+    Data(Arc<dyn Encode>),
+    /// A handler's rows (taken once: extensions must be `Clone` and
+    /// `Sync`, a source of rows is neither).
+    Rows(Arc<std::sync::Mutex<Option<NegotiatedStream>>>),
+}
 
 const MISSING_LAYER: &str =
     "negotiate: this route returns `Negotiated` data but has no `NegotiateLayer`\n";
@@ -131,15 +138,12 @@ impl<T: Serialize + Send + Sync + 'static> IntoResponse for Negotiated<T> {
         }
         // The layer replaces the body and sets `Content-Type`.
         let mut response = Response::new(Body::empty());
-        response.extensions_mut().insert(Payload(Arc::new(self.0)));
+        response
+            .extensions_mut()
+            .insert(Payload::Data(Arc::new(self.0)));
         response
     }
 }
-
-/// A handler's rows, carried from the handler to the layer (taken once:
-/// extensions must be `Clone` and `Sync`, a source of rows is neither).
-#[derive(Clone)]
-struct StreamPayload(Arc<std::sync::Mutex<Option<NegotiatedStream>>>);
 
 /// A handler returns its rows as a `NegotiatedStream`, and the layer
 /// streams them with the negotiated codec, as the client reads them (see
@@ -170,7 +174,7 @@ impl IntoResponse for NegotiatedStream {
             return missing;
         }
         let mut response = Response::new(Body::empty());
-        let payload = StreamPayload(Arc::new(std::sync::Mutex::new(Some(self))));
+        let payload = Payload::Rows(Arc::new(std::sync::Mutex::new(Some(self))));
         response.extensions_mut().insert(payload);
         response
     }
@@ -374,17 +378,18 @@ where
             let _inside = InsideLayer::enter();
             ready!(this.inner.poll(cx))?
         };
-        if let Some(StreamPayload(rows)) = response.extensions_mut().remove::<StreamPayload>() {
-            let rows = rows.lock().ok().and_then(|mut rows| rows.take());
-            return Poll::Ready(Ok(match (rows, this.decision.take()) {
-                (Some(rows), Some((decision, facts))) => {
-                    finish_stream(this.shared, decision, response, rows, facts)
-                }
-                _ => response,
-            }));
-        }
-        let Some(Payload(data)) = response.extensions_mut().remove::<Payload>() else {
-            return Poll::Ready(Ok(response));
+        let data = match response.extensions_mut().remove::<Payload>() {
+            None => return Poll::Ready(Ok(response)),
+            Some(Payload::Data(data)) => data,
+            Some(Payload::Rows(rows)) => {
+                let rows = rows.lock().ok().and_then(|mut rows| rows.take());
+                return Poll::Ready(Ok(match (rows, this.decision.take()) {
+                    (Some(rows), Some((decision, facts))) => {
+                        finish_stream(this.shared, decision, response, rows, facts)
+                    }
+                    _ => response,
+                }));
+            }
         };
         // Only a future polled again after it finished has no decision
         // left; it answers what its inner service does.
