@@ -290,14 +290,16 @@ pub struct NegotiateService<S> {
 }
 
 /// A negotiation's result, owned, to carry across the handler's `await`.
-type Decision = Result<Choice, Refusal>;
+/// A refusal is rare and large, so it is boxed: the future that carries
+/// the decision is moved several times per request.
+type Decision = Result<Choice, Box<Refusal>>;
 
 fn decide(negotiator: &Negotiator, uri: &Uri, headers: &axum::http::HeaderMap) -> Decision {
     match negotiator.negotiate_request(uri, headers) {
-        Err(unknown) => Err(Refusal::UnknownFormat(unknown)),
+        Err(unknown) => Err(Box::new(Refusal::UnknownFormat(unknown))),
         Ok(outcome) => match outcome.into_result() {
             Ok(selection) => Ok(selection.choice()),
-            Err(refusal) => Err(Refusal::NotAcceptable(refusal)),
+            Err(refusal) => Err(Box::new(Refusal::NotAcceptable(refusal))),
         },
     }
 }
@@ -319,11 +321,13 @@ where
         let decision = decide(negotiator, request.uri(), request.headers());
         // Taken before the handler can see the request: only when the
         // response headers need them.
-        let facts = self
-            .shared
-            .headers
-            .as_ref()
-            .map(|_| RequestFacts::new(request.method(), request.uri(), request.headers()));
+        let facts = self.shared.headers.as_ref().map(|_| {
+            Box::new(RequestFacts::new(
+                request.method(),
+                request.uri(),
+                request.headers(),
+            ))
+        });
         if let Some(uri) = strip_extension(negotiator, request.uri()) {
             *request.uri_mut() = uri;
         }
@@ -351,7 +355,9 @@ pin_project_lite::pin_project! {
         shared: Arc<Shared>,
         // Taken when the response is ready, with what the response
         // headers need of the request, when the layer adds them.
-        decision: Option<(Decision, Option<RequestFacts>)>,
+        // (Boxed, as the refusal is: only layers with response headers
+        // take them.)
+        decision: Option<(Decision, Option<Box<RequestFacts>>)>,
     }
 }
 
@@ -436,7 +442,7 @@ fn finish(
     decision: Decision,
     response: Response,
     data: &dyn Encode,
-    facts: Option<RequestFacts>,
+    facts: Option<Box<RequestFacts>>,
 ) -> Response {
     let negotiator = &*shared.negotiator;
     let selection = match select(negotiator, decision) {
@@ -477,7 +483,7 @@ fn finish_stream(
     decision: Decision,
     response: Response,
     rows: NegotiatedStream,
-    facts: Option<RequestFacts>,
+    facts: Option<Box<RequestFacts>>,
 ) -> Response {
     let negotiator = &*shared.negotiator;
     let selection = match select(negotiator, decision) {
