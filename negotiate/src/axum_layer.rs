@@ -408,6 +408,9 @@ where
 
 /// The URI without its format extension, when there is one to strip.
 fn strip_extension(negotiator: &Negotiator, uri: &Uri) -> Option<Uri> {
+    if !negotiator.path_extension() {
+        return None;
+    }
     let path = uri.path();
     let stripped = negotiator.strip_format_extension(path);
     if stripped.len() == path.len() {
