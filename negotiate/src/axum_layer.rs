@@ -85,9 +85,16 @@ impl<T: Serialize + Send + Sync> Encode for T {
     }
 }
 
-/// The data, carried from the handler to the layer.
+/// What a handler's response carries to the layer in its extensions: one
+/// type for both kinds, so the layer looks it up once.
 #[derive(Clone)]
-struct Payload(Arc<dyn Encode>);
+enum Payload {
+    /// A handler's data.
+    Data(Arc<dyn Encode>),
+    /// A handler's rows (taken once: extensions must be `Clone` and
+    /// `Sync`, a source of rows is neither).
+    Rows(Arc<std::sync::Mutex<Option<NegotiatedStream>>>),
+}
 
 const MISSING_LAYER: &str =
     "negotiate: this route returns `Negotiated` data but has no `NegotiateLayer`\n";
@@ -131,15 +138,12 @@ impl<T: Serialize + Send + Sync + 'static> IntoResponse for Negotiated<T> {
         }
         // The layer replaces the body and sets `Content-Type`.
         let mut response = Response::new(Body::empty());
-        response.extensions_mut().insert(Payload(Arc::new(self.0)));
+        response
+            .extensions_mut()
+            .insert(Payload::Data(Arc::new(self.0)));
         response
     }
 }
-
-/// A handler's rows, carried from the handler to the layer (taken once:
-/// extensions must be `Clone` and `Sync`, a source of rows is neither).
-#[derive(Clone)]
-struct StreamPayload(Arc<std::sync::Mutex<Option<NegotiatedStream>>>);
 
 /// A handler returns its rows as a `NegotiatedStream`, and the layer
 /// streams them with the negotiated codec, as the client reads them (see
@@ -170,7 +174,7 @@ impl IntoResponse for NegotiatedStream {
             return missing;
         }
         let mut response = Response::new(Body::empty());
-        let payload = StreamPayload(Arc::new(std::sync::Mutex::new(Some(self))));
+        let payload = Payload::Rows(Arc::new(std::sync::Mutex::new(Some(self))));
         response.extensions_mut().insert(payload);
         response
     }
@@ -286,14 +290,16 @@ pub struct NegotiateService<S> {
 }
 
 /// A negotiation's result, owned, to carry across the handler's `await`.
-type Decision = Result<Choice, Refusal>;
+/// A refusal is rare and large, so it is boxed: the future that carries
+/// the decision is moved several times per request.
+type Decision = Result<Choice, Box<Refusal>>;
 
 fn decide(negotiator: &Negotiator, uri: &Uri, headers: &axum::http::HeaderMap) -> Decision {
     match negotiator.negotiate_request(uri, headers) {
-        Err(unknown) => Err(Refusal::UnknownFormat(unknown)),
+        Err(unknown) => Err(Box::new(Refusal::UnknownFormat(unknown))),
         Ok(outcome) => match outcome.into_result() {
             Ok(selection) => Ok(selection.choice()),
-            Err(refusal) => Err(Refusal::NotAcceptable(refusal)),
+            Err(refusal) => Err(Box::new(Refusal::NotAcceptable(refusal))),
         },
     }
 }
@@ -315,11 +321,13 @@ where
         let decision = decide(negotiator, request.uri(), request.headers());
         // Taken before the handler can see the request: only when the
         // response headers need them.
-        let facts = self
-            .shared
-            .headers
-            .as_ref()
-            .map(|_| RequestFacts::new(request.method(), request.uri(), request.headers()));
+        let facts = self.shared.headers.as_ref().map(|_| {
+            Box::new(RequestFacts::new(
+                request.method(),
+                request.uri(),
+                request.headers(),
+            ))
+        });
         if let Some(uri) = strip_extension(negotiator, request.uri()) {
             *request.uri_mut() = uri;
         }
@@ -347,7 +355,9 @@ pin_project_lite::pin_project! {
         shared: Arc<Shared>,
         // Taken when the response is ready, with what the response
         // headers need of the request, when the layer adds them.
-        decision: Option<(Decision, Option<RequestFacts>)>,
+        // (Boxed, as the refusal is: only layers with response headers
+        // take them.)
+        decision: Option<(Decision, Option<Box<RequestFacts>>)>,
     }
 }
 
@@ -374,17 +384,18 @@ where
             let _inside = InsideLayer::enter();
             ready!(this.inner.poll(cx))?
         };
-        if let Some(StreamPayload(rows)) = response.extensions_mut().remove::<StreamPayload>() {
-            let rows = rows.lock().ok().and_then(|mut rows| rows.take());
-            return Poll::Ready(Ok(match (rows, this.decision.take()) {
-                (Some(rows), Some((decision, facts))) => {
-                    finish_stream(this.shared, decision, response, rows, facts)
-                }
-                _ => response,
-            }));
-        }
-        let Some(Payload(data)) = response.extensions_mut().remove::<Payload>() else {
-            return Poll::Ready(Ok(response));
+        let data = match response.extensions_mut().remove::<Payload>() {
+            None => return Poll::Ready(Ok(response)),
+            Some(Payload::Data(data)) => data,
+            Some(Payload::Rows(rows)) => {
+                let rows = rows.lock().ok().and_then(|mut rows| rows.take());
+                return Poll::Ready(Ok(match (rows, this.decision.take()) {
+                    (Some(rows), Some((decision, facts))) => {
+                        finish_stream(this.shared, decision, response, rows, facts)
+                    }
+                    _ => response,
+                }));
+            }
         };
         // Only a future polled again after it finished has no decision
         // left; it answers what its inner service does.
@@ -397,6 +408,9 @@ where
 
 /// The URI without its format extension, when there is one to strip.
 fn strip_extension(negotiator: &Negotiator, uri: &Uri) -> Option<Uri> {
+    if !negotiator.path_extension() {
+        return None;
+    }
     let path = uri.path();
     let stripped = negotiator.strip_format_extension(path);
     if stripped.len() == path.len() {
@@ -431,7 +445,7 @@ fn finish(
     decision: Decision,
     response: Response,
     data: &dyn Encode,
-    facts: Option<RequestFacts>,
+    facts: Option<Box<RequestFacts>>,
 ) -> Response {
     let negotiator = &*shared.negotiator;
     let selection = match select(negotiator, decision) {
@@ -472,7 +486,7 @@ fn finish_stream(
     decision: Decision,
     response: Response,
     rows: NegotiatedStream,
-    facts: Option<RequestFacts>,
+    facts: Option<Box<RequestFacts>>,
 ) -> Response {
     let negotiator = &*shared.negotiator;
     let selection = match select(negotiator, decision) {

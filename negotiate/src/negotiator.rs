@@ -43,6 +43,28 @@ pub struct Negotiator {
     id: u64,
     /// What a 406 lists, shared by every refusal.
     available: Arc<Available>,
+    /// The decisions of the commonest `Accept` fields, made once at build
+    /// time (see [`Known`]).
+    known: Vec<Known>,
+}
+
+/// An `Accept` field common enough to be decided once, when the
+/// negotiator is built: each offer's `type/subtype` and `Content-Type`,
+/// and `*/*`. A request whose only `Accept` line is exactly these bytes
+/// (and that the agent policy does not apply to) gets the decision that
+/// reading them made, without reading them again: the same bytes, the
+/// same decision. Refusals are not kept; they are rare and read in full.
+struct Known {
+    accept: Box<[u8]>,
+    decided: Decided,
+}
+
+/// A kept decision: the [`Outcome`] variant and its choice.
+#[derive(Clone, Copy)]
+enum Decided {
+    Selected(Choice),
+    NoPreference(Choice),
+    Fallback(Choice),
 }
 
 /// The identity of the next negotiator built. Negotiators are built once
@@ -179,6 +201,15 @@ impl Negotiator {
             }
             _ => None,
         };
+        let mut lines = accept.into_iter().fuse();
+        let first = lines.next();
+        let second = first.and_then(|_| lines.next());
+        if let (None, Some(line), None) = (agent, first, second) {
+            if let Some(outcome) = self.known(line.as_ref()) {
+                return outcome;
+            }
+        }
+        let accept = first.into_iter().chain(second).chain(lines);
         let n = self.offers.len();
         if n <= INLINE_OFFERS {
             let mut bests = [Best::NONE; INLINE_OFFERS];
@@ -187,6 +218,47 @@ impl Negotiator {
             let mut bests = vec![Best::NONE; n];
             self.rank(accept, &mut bests, agent)
         }
+    }
+
+    /// The decision kept for an `Accept` line of exactly these bytes, if
+    /// it is one of the [`Known`] fields.
+    fn known(&self, line: &[u8]) -> Option<Outcome<'_>> {
+        let known = self.known.iter().find(|known| *known.accept == *line)?;
+        let selection = |choice: Choice| {
+            let offer = choice.offer_of(self.id)?;
+            Some(self.select(offer, choice.quality(), choice.source()))
+        };
+        Some(match known.decided {
+            Decided::Selected(choice) => Outcome::Selected(selection(choice)?),
+            Decided::NoPreference(choice) => Outcome::NoPreference(selection(choice)?),
+            Decided::Fallback(choice) => Outcome::Fallback(selection(choice)?),
+        })
+    }
+
+    /// Decides the [`Known`] fields: each offer's `type/subtype` and
+    /// `Content-Type`, and `*/*`, read in full as any request's `Accept`.
+    fn decide_known(&self) -> Vec<Known> {
+        let mut fields: Vec<&str> = vec!["*/*"];
+        for offer in &self.offers {
+            for field in [offer.content_type.essence(), offer.content_type.as_str()] {
+                if !fields.contains(&field) {
+                    fields.push(field);
+                }
+            }
+        }
+        fields
+            .into_iter()
+            .filter_map(|field| {
+                let decided = match self.negotiate(Some(field)) {
+                    Outcome::Selected(s) => Decided::Selected(s.choice()),
+                    Outcome::NoPreference(s) => Decided::NoPreference(s.choice()),
+                    Outcome::Fallback(s) => Decided::Fallback(s.choice()),
+                    Outcome::NotAcceptable(_) => return None,
+                };
+                let accept = field.as_bytes().into();
+                Some(Known { accept, decided })
+            })
+            .collect()
     }
 
     /// Every offer the client accepts, best first: the order
@@ -448,6 +520,12 @@ impl Negotiator {
     /// ([`NegotiatorBuilder::path_extension`]).
     pub fn path_extension(&self) -> bool {
         self.path_extension
+    }
+
+    /// Whether the agent policy is on, so `User-Agent` is read.
+    #[cfg(feature = "http")]
+    pub(crate) fn reads_user_agent(&self) -> bool {
+        self.agents.is_some()
     }
 
     fn codec_index(&self, format: &str) -> Option<usize> {
@@ -755,7 +833,7 @@ impl NegotiatorBuilder {
             self.codecs.iter().map(|c| c.format().to_owned()).collect(),
             self.format_param.as_deref(),
         );
-        Ok(Negotiator {
+        let mut negotiator = Negotiator {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             available: Arc::new(available),
             codecs: self.codecs,
@@ -767,7 +845,10 @@ impl NegotiatorBuilder {
             format_param: self.format_param,
             path_extension: self.path_extension,
             agents,
-        })
+            known: Vec::new(),
+        };
+        negotiator.known = negotiator.decide_known();
+        Ok(negotiator)
     }
 }
 
@@ -784,5 +865,67 @@ impl fmt::Debug for NegotiatorBuilder {
             .field("path_extension", &self.path_extension)
             .field("agent_format", &self.agent_format)
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use codec_core::{EncodeError, Value};
+
+    use super::*;
+
+    struct Stub(&'static str, MediaType);
+
+    impl Codec for Stub {
+        fn format(&self) -> &str {
+            self.0
+        }
+        fn media_type(&self) -> &MediaType {
+            &self.1
+        }
+        fn encode_value(&self, _: &Value, _: &mut Vec<u8>) -> Result<(), EncodeError> {
+            Ok(())
+        }
+    }
+
+    fn stub(format: &'static str, media_type: &'static str) -> Arc<dyn Codec> {
+        Arc::new(Stub(format, MediaType::from_static(media_type)))
+    }
+
+    fn builder() -> NegotiatorBuilder {
+        Negotiator::builder()
+            .codec(stub("json", "application/json"))
+            .codec(stub("md", "text/markdown"))
+            .codec(stub("mcp", "application/vnd.mcp+json"))
+    }
+
+    #[test]
+    fn a_known_accept_gets_the_decision_of_reading_it() {
+        let negotiators = [
+            builder(),
+            builder().default_codec("md"),
+            builder().tie_break(TieBreak::ServerOrder),
+            builder().alias("md", MediaType::from_static("text/x-markdown")),
+            builder().alias("md", MediaType::from_static("text/plain")),
+            builder().alias("json", MediaType::from_static("text/markdown")),
+            builder().nothing_acceptable(NothingAcceptable::ServeDefault),
+            builder().empty_accept(EmptyAccept::NotAcceptable),
+            builder().agent_format(Some("md")),
+            Negotiator::builder().codec(stub("plain", "text/plain; charset=utf-8")),
+        ];
+        for builder in negotiators {
+            let negotiator = builder.build().unwrap();
+            assert!(negotiator.known.len() >= 2, "{negotiator:?}");
+            for known in &negotiator.known {
+                let kept = negotiator.known(&known.accept).unwrap();
+                let mut bests = vec![Best::NONE; negotiator.offers.len()];
+                let read = negotiator.rank(Some(&*known.accept), &mut bests, None);
+                assert_eq!(format!("{kept:?}"), format!("{read:?}"));
+                let choice = |o: &Outcome<'_>| o.selection().map(Selection::choice);
+                assert_eq!(choice(&kept), choice(&read));
+                assert_eq!(std::mem::discriminant(&kept), std::mem::discriminant(&read));
+            }
+            assert!(negotiator.known(b"application/JSON").is_none());
+        }
     }
 }

@@ -2,7 +2,7 @@
 //! request's URI and headers, and the 200 answer with the chosen codec's
 //! body and `Content-Type` (refusals answer in `refusal.rs`).
 
-use http::header::{HeaderMap, HeaderValue, ACCEPT, CONTENT_TYPE, USER_AGENT};
+use http::header::{HeaderMap, HeaderValue, ACCEPT, CONTENT_TYPE, USER_AGENT, VARY};
 use http::{Request, Response, Uri};
 use serde::Serialize;
 
@@ -33,7 +33,11 @@ impl Negotiator {
         headers: &HeaderMap,
     ) -> Result<Outcome<'_>, UnknownFormat> {
         let target = uri.path_and_query().map_or("/", |pq| pq.as_str());
-        let user_agent = headers.get(USER_AGENT).map(HeaderValue::as_bytes);
+        // Looked up only when the agent policy would read it.
+        let user_agent = self
+            .reads_user_agent()
+            .then(|| headers.get(USER_AGENT).map(HeaderValue::as_bytes))
+            .flatten();
         self.negotiate_agent(headers.get_all(ACCEPT), target, user_agent)
     }
 
@@ -108,7 +112,20 @@ impl Selection<'_> {
     /// headers (and `User-Agent`, when the negotiator's agent policy is
     /// on: see [`Selection::varies_on`]).
     pub fn apply_headers(&self, headers: &mut HeaderMap) {
+        // A response without headers (the common case) has no `Vary` to
+        // merge with: it gets what `vary_on` would write, unread.
+        let fresh = headers.is_empty();
         headers.insert(CONTENT_TYPE, self.content_type_header());
+        if fresh {
+            let vary = if self.by_user_agent() {
+                HeaderValue::from_static("Accept, User-Agent")
+            } else {
+                HeaderValue::from_static("Accept")
+            };
+            debug_assert_eq!(self.varies_on().join(", "), vary);
+            headers.insert(VARY, vary);
+            return;
+        }
         for field in self.varies_on() {
             vary_on(headers, field);
         }

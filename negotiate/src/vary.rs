@@ -1,7 +1,7 @@
 //! `Vary: Accept` (feature `http`): every answer that depends on the
 //! request's `Accept`, negotiated or refused, says so to caches.
 
-use http::header::{HeaderMap, HeaderValue, VARY};
+use http::header::{Entry, HeaderMap, HeaderValue, VARY};
 
 /// Adds `Accept` to a response's `Vary`: inserted when there is none,
 /// merged into the existing value(s) otherwise (several `Vary` lines
@@ -9,7 +9,7 @@ use http::header::{HeaderMap, HeaderValue, VARY};
 /// listed. Never duplicates.
 ///
 /// ```
-/// use http::header::{HeaderMap, HeaderValue, VARY};
+/// use http::header::{Entry, HeaderMap, HeaderValue, VARY};
 ///
 /// let mut headers = HeaderMap::new();
 /// headers.insert(VARY, HeaderValue::from_static("Accept-Encoding"));
@@ -24,9 +24,16 @@ pub fn vary_accept(headers: &mut HeaderMap) {
 
 /// Adds `field` to a response's `Vary`, as [`vary_accept`] adds `Accept`.
 pub(crate) fn vary_on(headers: &mut HeaderMap, field: &'static str) {
-    let mut lines = 0;
-    for value in headers.get_all(VARY) {
-        lines += 1;
+    // One lookup of the map: a response without `Vary` (the common case)
+    // gets `field` as it is.
+    let mut entry = match headers.entry(VARY) {
+        Entry::Vacant(entry) => {
+            entry.insert(HeaderValue::from_static(field));
+            return;
+        }
+        Entry::Occupied(entry) => entry,
+    };
+    for value in entry.iter() {
         let listed = value.as_bytes().split(|&b| b == b',').any(|item| {
             let item = item.trim_ascii();
             item == b"*" || item.eq_ignore_ascii_case(field.as_bytes())
@@ -35,12 +42,8 @@ pub(crate) fn vary_on(headers: &mut HeaderMap, field: &'static str) {
             return;
         }
     }
-    if lines == 0 {
-        headers.insert(VARY, HeaderValue::from_static(field));
-        return;
-    }
     let mut merged = Vec::new();
-    for value in headers.get_all(VARY) {
+    for value in entry.iter() {
         let value = value.as_bytes().trim_ascii();
         if !value.is_empty() {
             merged.extend_from_slice(value);
@@ -50,7 +53,7 @@ pub(crate) fn vary_on(headers: &mut HeaderMap, field: &'static str) {
     merged.extend_from_slice(field.as_bytes());
     // Made of valid header values joined by ", ": still valid.
     if let Ok(value) = HeaderValue::from_bytes(&merged) {
-        headers.insert(VARY, value);
+        entry.insert(value);
     }
 }
 
