@@ -17,21 +17,8 @@
 #     through `dyn Codec`.
 # RUNS (default 3): runs of each route, the fastest kept.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-cargo build -q --release -p benches --bin encode-profile
-bin=${CARGO_TARGET_DIR:-target}/release/encode-profile
-mode=serve
-if [ $# -gt 0 ] && { [ "$1" = serve ] || [ "$1" = json ] || [ "$1" = dense ]; }; then mode=$1; shift; fi
+source "$(dirname "$0")/serve-routes.sh"
 runs=${RUNS:-3}
-inputs=("$@")
-[ ${#inputs[@]} -eq 0 ] && inputs=(tabular nested analytics github event-logs nested-config keyed nested-group tabular-20 nested-20)
-if [ "$mode" = serve ]; then
-  whats=("serve:axum::Json" "serve:negotiated json" "serve:negotiated md" "serve:negotiated mcp")
-elif [ "$mode" = json ]; then
-  whats=("serve:axum::Json" "serve:negotiated json")
-else
-  whats=("codec-md" "codec-md dense")
-fi
 # About half a second of axum::Json's work per run (the other columns
 # take up to six times as long).
 iterations() {
@@ -46,12 +33,7 @@ iterations() {
   esac
 }
 user_seconds() { /usr/bin/time -f %U "$bin" "$1" "$2" "$3" 2>&1 >/dev/null | tail -1; }
-printf '| input |'
-for what in "${whats[@]}"; do printf ' %s µs |' "${what#serve:}"; done
-for what in "${whats[@]:1}"; do printf ' %s ÷ %s |' "${what#serve:}" "${whats[0]#serve:}"; done
-printf '\n|---|'
-for _ in "${whats[@]}" "${whats[@]:1}"; do printf -- '---:|'; done
-printf '\n'
+table_header " µs"
 for input in "${inputs[@]}"; do
   n=$(iterations "$input")
   best=()

@@ -9,20 +9,7 @@
 # Usage: bash benches/serve-instructions.sh [serve|json|dense] [INPUT...]
 #   the modes and inputs of serve-cpu.sh (see there).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-cargo build -q --release -p benches --bin encode-profile
-bin=${CARGO_TARGET_DIR:-target}/release/encode-profile
-mode=serve
-if [ $# -gt 0 ] && { [ "$1" = serve ] || [ "$1" = json ] || [ "$1" = dense ]; }; then mode=$1; shift; fi
-inputs=("$@")
-[ ${#inputs[@]} -eq 0 ] && inputs=(tabular nested analytics github event-logs nested-config keyed nested-group tabular-20 nested-20)
-if [ "$mode" = serve ]; then
-  whats=("serve:axum::Json" "serve:negotiated json" "serve:negotiated md" "serve:negotiated mcp")
-elif [ "$mode" = json ]; then
-  whats=("serve:axum::Json" "serve:negotiated json")
-else
-  whats=("codec-md" "codec-md dense")
-fi
+source "$(dirname "$0")/serve-routes.sh"
 # Enough responses that the loop outweighs what one response leaves
 # behind (a buffer's first growth); callgrind runs ~50x slower than the
 # program.
@@ -43,12 +30,7 @@ human() {
     if (x >= 1e6) printf "%.2fM", x / 1e6; else if (x >= 1e3) printf "%.1fk", x / 1e3; else printf "%d", x
   }'
 }
-printf '| input |'
-for what in "${whats[@]}"; do printf ' %s |' "${what#serve:}"; done
-for what in "${whats[@]:1}"; do printf ' %s ÷ %s |' "${what#serve:}" "${whats[0]#serve:}"; done
-printf '\n|---|'
-for _ in "${whats[@]}" "${whats[@]:1}"; do printf -- '---:|'; done
-printf '\n'
+table_header ""
 for input in "${inputs[@]}"; do
   n=$(iterations "$input")
   per=()
