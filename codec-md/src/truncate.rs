@@ -216,7 +216,8 @@ impl Units {
             let next = lines.peek().map_or("", |&(s, e)| &text[s..e]);
             // Most next lines fail the delimiter row's byte test within a few
             // bytes: then no search of this line for a pipe.
-            let table = may_be_delimiter_row(next) && has_pipe(line) && is_delimiter_row(next);
+            let table =
+                may_be_delimiter_row(next.as_bytes()) && has_pipe(line) && is_delimiter_row(next);
             if let Block::Item { .. } = block {
                 if !is_list_item(line) && opened.is_none() && !table {
                     // A paragraph's next line (or a list item's lazy one).
@@ -352,10 +353,10 @@ fn opens_block(line: &str) -> bool {
 /// False when `line` is surely not a delimiter row: it holds a byte that
 /// is neither whitespace (ASCII or the start of any other) nor `|`, `-`,
 /// `:`. What [`is_delimiter_row`] says, told from the first such byte.
-fn may_be_delimiter_row(line: &str) -> bool {
+fn may_be_delimiter_row(line: &[u8]) -> bool {
     !line
-        .bytes()
-        .any(|b| b > b' ' && b < 0x80 && !matches!(b, b'|' | b'-' | b':'))
+        .iter()
+        .any(|&b| b > b' ' && b < 0x80 && !matches!(b, b'|' | b'-' | b':'))
 }
 
 /// Whether the scan could read `line` as a delimiter row, the line that
@@ -365,9 +366,7 @@ fn may_be_delimiter_row(line: &str) -> bool {
 pub(crate) fn may_read_as_delimiter_row(line: &[u8]) -> bool {
     // Bytes, not `str`: the writer asks before its line is whole text.
     // Most lines fail the first test within a few bytes (`- **`).
-    !line
-        .iter()
-        .any(|&b| b > b' ' && b < 0x80 && !matches!(b, b'|' | b'-' | b':'))
+    may_be_delimiter_row(line)
         && memchr::memchr(b'|', line).is_some()
         && memchr::memchr(b'-', line).is_some()
 }

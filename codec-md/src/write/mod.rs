@@ -354,8 +354,10 @@ impl<'o, L: Layout> Writer<'o, L> {
             self.out.pop();
         }
         // A line with nothing visible (`[null]` is an empty list line) is
-        // a blank line to a reader, and to the cut: no item.
-        let blank = std::str::from_utf8(&self.out[start..]).map_or(true, |l| l.trim().is_empty());
+        // a blank line to a reader, and to the cut: no item. Read only
+        // when units are recorded.
+        let blank = self.units.is_some()
+            && std::str::from_utf8(&self.out[start..]).map_or(true, |l| l.trim().is_empty());
         self.check_line(start);
         self.out.push(b'\n');
         if !blank {
