@@ -141,13 +141,6 @@ impl<'n> Selection<'n> {
         self.offer
     }
 
-    /// Whether the choice depends on `User-Agent` too (see
-    /// [`Selection::varies_on`]).
-    #[cfg(feature = "http")]
-    pub(crate) fn by_user_agent(&self) -> bool {
-        self.by_user_agent
-    }
-
     /// The request fields the choice depends on, for `Vary`: `Accept`,
     /// and `User-Agent` when the negotiator's agent policy is on (another
     /// client's `*/*` could get another format).

@@ -2,7 +2,7 @@
 //! request's URI and headers, and the 200 answer with the chosen codec's
 //! body and `Content-Type` (refusals answer in `refusal.rs`).
 
-use http::header::{HeaderMap, HeaderValue, ACCEPT, CONTENT_TYPE, USER_AGENT, VARY};
+use http::header::{HeaderMap, HeaderValue, ACCEPT, CONTENT_TYPE, USER_AGENT};
 use http::{Request, Response, Uri};
 use serde::Serialize;
 
@@ -112,20 +112,7 @@ impl Selection<'_> {
     /// headers (and `User-Agent`, when the negotiator's agent policy is
     /// on: see [`Selection::varies_on`]).
     pub fn apply_headers(&self, headers: &mut HeaderMap) {
-        // A response without headers (the common case) has no `Vary` to
-        // merge with: it gets what `vary_on` would write, unread.
-        let fresh = headers.is_empty();
         headers.insert(CONTENT_TYPE, self.content_type_header());
-        if fresh {
-            let vary = if self.by_user_agent() {
-                HeaderValue::from_static("Accept, User-Agent")
-            } else {
-                HeaderValue::from_static("Accept")
-            };
-            debug_assert_eq!(self.varies_on().join(", "), vary);
-            headers.insert(VARY, vary);
-            return;
-        }
         for field in self.varies_on() {
             vary_on(headers, field);
         }

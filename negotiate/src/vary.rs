@@ -9,7 +9,7 @@ use http::header::{Entry, HeaderMap, HeaderValue, VARY};
 /// listed. Never duplicates.
 ///
 /// ```
-/// use http::header::{Entry, HeaderMap, HeaderValue, VARY};
+/// use http::header::{HeaderMap, HeaderValue, VARY};
 ///
 /// let mut headers = HeaderMap::new();
 /// headers.insert(VARY, HeaderValue::from_static("Accept-Encoding"));
