@@ -4,6 +4,8 @@
 //! JSON code spans in cells), its fenced `json` blocks, and a document's
 //! JSON paragraph.
 
+use std::collections::HashMap;
+
 use codec_core::{Map, ParseErrorKind, Value, DEFAULT_MAX_DEPTH};
 
 use crate::error::ParseError;
@@ -136,6 +138,7 @@ fn table(header: &Row<'_>, rows: &[Row<'_>]) -> Result<Value, ParseError> {
             .map(|key| inline::decode(key, Refs::All).text);
         paths.push(keys.collect());
     }
+    let order = Order::of(&paths);
     let mut array = Vec::new();
     let mut keyed_rows = Map::new();
     for row_cells in rows {
@@ -172,6 +175,9 @@ fn table(header: &Row<'_>, rows: &[Row<'_>]) -> Result<Value, ParseError> {
                 )
             })?;
         }
+        if let Some(order) = &order {
+            order.arrange(&mut row);
+        }
         match key {
             Some(key) => {
                 keyed_rows.insert(key, Value::Object(row));
@@ -184,6 +190,72 @@ fn table(header: &Row<'_>, rows: &[Row<'_>]) -> Result<Value, ParseError> {
     } else {
         Value::Array(array)
     })
+}
+
+/// The keys of a dotted table's columns below one path, each at its first
+/// column (the columns' paths, first seen first), with the keys below it.
+///
+/// Cells are put in their rows column by column, and an empty cell is
+/// skipped, so a nested object would otherwise land at its first
+/// non-empty cell: `|a.x|b.y|a.z|` with `||1|2|` would read as
+/// `{"b": …, "a": …}`, and the same object's place would depend on which
+/// of its cells were empty. A row's objects are put in this order once
+/// read, as `SPEC.md` (*Reading the dense profile*) says.
+#[derive(Debug, Default)]
+struct Order {
+    keys: Vec<(String, Order)>,
+    /// Where each key is in `keys`.
+    ranks: HashMap<String, usize>,
+    /// Whether a column ends at this path: its cell may be a JSON object,
+    /// whose members keep their own order, so nothing below it moves.
+    column: bool,
+}
+
+impl Order {
+    /// The order of `paths`' keys, or `None` when no path is dotted: a
+    /// row's members are then in their columns' order already.
+    fn of(paths: &[Vec<String>]) -> Option<Order> {
+        if paths.iter().all(|path| path.len() < 2) {
+            return None;
+        }
+        let mut order = Order::default();
+        for path in paths {
+            let mut node = &mut order;
+            for key in path {
+                let Order { keys, ranks, .. } = node;
+                let rank = *ranks.entry(key.clone()).or_insert_with(|| {
+                    keys.push((key.clone(), Order::default()));
+                    keys.len() - 1
+                });
+                node = &mut keys[rank].1;
+            }
+            node.column = true;
+        }
+        Some(order)
+    }
+
+    /// Puts the members of `map`, a row or an object its columns made, and
+    /// of the objects below it, in this order.
+    fn arrange(&self, map: &mut Map) {
+        if self.column {
+            return;
+        }
+        for (key, below) in &self.keys {
+            if below.keys.is_empty() {
+                continue;
+            }
+            if let Some(Value::Object(inner)) = map.get_mut(key) {
+                below.arrange(inner);
+            }
+        }
+        let rank = |key: &str| self.ranks.get(key).copied().unwrap_or(usize::MAX);
+        if map.keys().map(rank).is_sorted() {
+            return;
+        }
+        let mut members: Vec<(String, Value)> = std::mem::take(map).into_iter().collect();
+        members.sort_by_key(|(key, _)| rank(key));
+        *map = members.into_iter().collect();
+    }
 }
 
 /// One non-empty cell: JSON in a code span, a `[a, b]` list, or a scalar.
@@ -264,6 +336,34 @@ mod tests {
         for (raw, keys) in cases {
             assert_eq!(split_dots(raw), *keys, "{raw:?}");
         }
+    }
+
+    /// A nested object comes back at its first column, whichever of its
+    /// cells are empty (found by the md_parse_dense fuzz target: the
+    /// object moved from one reading to the next).
+    #[test]
+    fn a_nested_object_is_at_its_first_column() {
+        let table = "|id|a.x|b.y|a.z|\n|---|---|---|---|\n|1||2|3|\n|2|4|5||\n|3|||6|\n";
+        let value = parse_dense(table).unwrap();
+        fn keys(object: &Value) -> Vec<&str> {
+            object.as_object().unwrap().keys().collect()
+        }
+        for row in value.as_array().unwrap() {
+            assert_eq!(keys(row), ["id", "a", "b"][..keys(row).len()], "{row:?}");
+        }
+        assert_eq!(keys(&value[2]), ["id", "a"]);
+        let deep = "|a.b.x|c|a.d|a.b.y|\n|---|---|---|---|\n||1|2|3|\n";
+        let value = parse_dense(deep).unwrap();
+        assert_eq!(
+            value,
+            from_str(r#"[{"a": {"b": {"y": 3}, "d": 2}, "c": 1}]"#).unwrap()
+        );
+        assert_eq!(keys(&value[0]), ["a", "c"]);
+        assert_eq!(keys(&value[0]["a"]), ["b", "d"]);
+        // A column's own JSON keeps its members' order.
+        let json = "|a|a.b.y|a.b.x|\n|---|---|---|\n|`{\"b\":{\"x\":1,\"y\":2}}`|||\n";
+        let value = parse_dense(json).unwrap();
+        assert_eq!(keys(&value[0]["a"]["b"]), ["x", "y"]);
     }
 
     #[test]
