@@ -5,7 +5,7 @@
 #   fuzz/run.sh                          every target for 30 s
 #   fuzz/run.sh --time 3600 md_parse     one target for an hour
 #   fuzz/run.sh --runs 10000000 json     one target for 10 million inputs
-#   fuzz/run.sh --time 600 -- -jobs=2 -workers=2   extra libFuzzer flags
+#   fuzz/run.sh --runs 10000000 md_stream -- -fork=2   on two cores
 #
 # Each target reads its committed inputs (corpus/TARGET, the seeds and the
 # minimized corpus, and regressions/TARGET) and writes what it finds to
@@ -57,5 +57,10 @@ for target in "${targets[@]}"; do
     exit 1
   fi
   executed=$(grep -h 'stat::number_of_executed_units' "$log" | awk '{ sum += $2 } END { print sum + 0 }')
+  if [ "$executed" = 0 ]; then
+    # -fork=N: the jobs' stats stay in their own logs; the parent's
+    # status lines ("#RUNS: cov: ...") carry the total.
+    executed=$(grep -ho '^#[0-9]*: cov:' "$log" | tail -n 1 | tr -dc 0-9)
+  fi
   echo "fuzz: $target: $executed runs in $(( $(date +%s) - start )) s, no failure"
 done
