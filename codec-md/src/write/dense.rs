@@ -68,11 +68,17 @@ pub(super) struct DenseLayout {
     /// Estimate every table's JSON, as if no bound could decide: for the
     /// test that the bounds change no choice. False outside it.
     exact_always: bool,
+    /// Write every container's JSON whole, copying no section's: for the
+    /// test that copying changes no byte. False outside it.
+    rewrite_json: bool,
     /// What the JSON estimate keeps from one container to the next.
     scratch: json::JsonScratch,
     /// The tables whose JSON has only a lower bound so far (id, bound), in
     /// the order they were written: see [`markdown_or_json`].
     loose: Vec<(usize, usize)>,
+    /// The JSON of the container being written as JSON, before it goes
+    /// into the output.
+    json: Vec<u8>,
 }
 
 impl DenseLayout {
@@ -81,8 +87,10 @@ impl DenseLayout {
             decided: Vec::new(),
             markdown_only: false,
             exact_always: false,
+            rewrite_json: false,
             scratch: json::JsonScratch::default(),
             loose: Vec::new(),
+            json: Vec::new(),
         }
     }
 
@@ -133,6 +141,9 @@ struct Decided {
     cost: usize,
     json_cost: usize,
     value: usize,
+    /// Where its JSON is in the output, when it was written as a fence:
+    /// a container above it that chooses JSON copies it from there.
+    json: Option<(usize, usize)>,
 }
 
 /// Writes `value` (a container at `depth`) as markdown, and keeps it or
@@ -215,18 +226,37 @@ fn markdown_or_json<'v, V: ValueView<'v>>(
         json_cost = json_cost - bound + exact;
     }
     let keep_markdown = cheaper(markdown_cost, json_cost);
+    let mut fence = None;
     let cost = if keep_markdown {
         markdown_cost
     } else {
+        // The JSON, with the sections' own JSON copied from their fences,
+        // before the markdown holding them is cut.
+        let mut json = std::mem::take(&mut w.layout.json);
+        json.clear();
+        if inner.iter().any(|section| section.json.is_some()) && !w.layout.rewrite_json {
+            let out = &*w.out;
+            let written = |v: V| {
+                let i = inner
+                    .binary_search_by_key(&v.id(), |section| section.value)
+                    .ok()?;
+                inner[i].json.map(|(from, to)| &out[from..to])
+            };
+            json::write_reusing(&mut json, value, depth, w.max_depth, &written)?;
+        } else {
+            json::write(&mut json, value, depth, w.max_depth)?;
+        }
         w.out.truncate(start);
         w.started = started;
         w.block();
-        if top {
-            json_document(w, value, json_cost)?
+        let cost = if top {
+            json_document(w, &json, json_cost)
         } else {
-            json_fence(w, value, depth)?;
+            fence = Some(json_fence(w, &json));
             json_cost + 100 * FENCE_TOKENS
-        }
+        };
+        w.layout.json = json;
+        cost
     };
     w.layout.decided.push(Decided {
         start,
@@ -234,6 +264,7 @@ fn markdown_or_json<'v, V: ValueView<'v>>(
         cost,
         json_cost,
         value: value.id(),
+        json: fence,
     });
     Ok(())
 }
@@ -299,45 +330,38 @@ fn find_tables<'v, V: ValueView<'v>>(
     }
 }
 
-/// A fenced `json` block: the exact compact JSON of `value`.
-fn json_fence<'v, V: ValueView<'v>>(
-    w: &mut Writer<'_, DenseLayout>,
-    value: V,
-    depth: usize,
-) -> Result<(), EncodeError> {
+/// A fenced `json` block of `json`, a value's exact compact JSON ([`json::write`]).
+/// Returns where the JSON is in the output.
+fn json_fence(w: &mut Writer<'_, DenseLayout>, json: &[u8]) -> (usize, usize) {
     w.out.extend_from_slice(b"```json\n");
-    json::write(w.out, value, depth, w.max_depth)?;
+    let from = w.out.len();
+    w.out.extend_from_slice(json);
+    let to = w.out.len();
     w.out.extend_from_slice(b"\n```\n");
-    Ok(())
+    (from, to)
 }
 
-/// A document written as JSON: one paragraph that is its compact JSON,
-/// escaped as a paragraph line ([`write_json_paragraph`]), when the
-/// escapes cost no more than a fence would; else the fenced `json` block.
-/// With no escapes (nested-config has none) the paragraph is the compact
-/// JSON and a line feed: exactly compact JSON's tokens. Returns the
-/// estimated cost of what was written.
-fn json_document<'v, V: ValueView<'v>>(
-    w: &mut Writer<'_, DenseLayout>,
-    value: V,
-    json_cost: usize,
-) -> Result<usize, EncodeError> {
-    let mut json = Vec::new();
-    json::write(&mut json, value, 0, w.max_depth)?;
+/// A document written as JSON (`json`, its compact JSON): one paragraph
+/// that is that JSON, escaped as a paragraph line
+/// ([`write_json_paragraph`]), when the escapes cost no more than a fence
+/// would; else the fenced `json` block. With no escapes (nested-config
+/// has none) the paragraph is the compact JSON and a line feed: exactly
+/// compact JSON's tokens. Returns the estimated cost of what was written.
+fn json_document(w: &mut Writer<'_, DenseLayout>, json: &[u8], json_cost: usize) -> usize {
     let start = w.out.len();
-    if write_json_paragraph(w.out, &json) {
+    if write_json_paragraph(w.out, json) {
         let paragraph = &w.out[start..w.out.len() - 1];
-        if paragraph == json.as_slice() {
-            return Ok(json_cost);
+        if paragraph == json {
+            return json_cost;
         }
         let paragraph_cost = estimate_hundredths(paragraph);
-        if paragraph_cost <= estimate_hundredths(&json) + 100 * FENCE_TOKENS {
-            return Ok(paragraph_cost);
+        if paragraph_cost <= estimate_hundredths(json) + 100 * FENCE_TOKENS {
+            return paragraph_cost;
         }
         w.out.truncate(start);
     }
-    json_fence(w, value, 0)?;
-    Ok(json_cost + 100 * FENCE_TOKENS)
+    json_fence(w, json);
+    json_cost + 100 * FENCE_TOKENS
 }
 
 /// What a table's markdown is estimated to cost (hundredths of a token),
@@ -911,7 +935,7 @@ fn leaves<'v, V: ValueView<'v>>(
 
 #[cfg(test)]
 mod tests {
-    use codec_core::from_str;
+    use codec_core::{from_str, Value};
 
     use super::*;
     use crate::write::{render, Options};
@@ -1044,6 +1068,51 @@ mod tests {
             };
             let exact = DenseLayout { exact_always: true, ..DenseLayout::new() };
             proptest::prop_assert_eq!(render(DenseLayout::new()), render(exact));
+        }
+
+        /// A container written as JSON copies the JSON its sections wrote
+        /// to their fences: the bytes of writing it whole.
+        #[test]
+        fn copying_json_changes_no_byte(json in tables_json()) {
+            let Ok(value) = from_str(&json) else {
+                return Ok(());
+            };
+            proptest::prop_assert_eq!(render_dense(&value, false), render_dense(&value, true));
+        }
+    }
+
+    /// `value` in the dense profile, with every container's JSON written
+    /// whole when `rewrite` (see [`DenseLayout::rewrite_json`]).
+    fn render_dense(value: &Value, rewrite: bool) -> String {
+        let mut out = Vec::new();
+        let layout = DenseLayout {
+            rewrite_json: rewrite,
+            ..DenseLayout::new()
+        };
+        Writer::new(&mut out, codec_core::DEFAULT_MAX_DEPTH, layout)
+            .write(value)
+            .unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    /// Objects nested deep, each level a section that JSON wins, as the
+    /// dotted headers of `fuzz/slow/md_parse_dense/` read: each level
+    /// copies the JSON of the one below instead of writing it again (the
+    /// work was the value's size times its depth), with the same bytes.
+    #[test]
+    fn deep_sections_written_as_json_copy_it() {
+        for depth in [1, 2, 5, 40, 120] {
+            let mut json = String::from(r#"{"id": 7, "tag": "x|y`z", "n": [1, 2]}"#);
+            for level in 0..depth {
+                json = format!(r#"{{"k{level}": {json}, "s": "a*b", "m": {{"p": {level}}}}}"#);
+            }
+            let value = from_str(&json).unwrap();
+            json::COPIED.with(|copied| copied.set(0));
+            let copied = render_dense(&value, false);
+            let copies = json::COPIED.with(|copied| copied.get());
+            assert_eq!(copied, render_dense(&value, true), "depth {depth}");
+            assert!(copied.starts_with("{\"k"), "depth {depth}: {copied}");
+            assert!(copies >= depth - 1, "depth {depth}: {copies} copies");
         }
     }
 

@@ -65,6 +65,68 @@ pub(super) fn write<'v, V: ValueView<'v>>(
     writer(depth, max_depth).write_view(value, out)
 }
 
+/// [`write`], but a container for which `written` gives JSON already
+/// written (a section's fence) is copied rather than written again: the
+/// same bytes, since compact JSON does not depend on what is around it.
+/// For the dense profile's JSON of a container whose sections chose JSON
+/// too, which would otherwise write each of those sections' JSON once
+/// more per container above it that also chooses JSON. Fails where
+/// [`write`] would.
+pub(super) fn write_reusing<'v, 'b, V: ValueView<'v>>(
+    out: &mut Vec<u8>,
+    value: V,
+    depth: usize,
+    max_depth: usize,
+    written: &impl Fn(V) -> Option<&'b [u8]>,
+) -> Result<(), EncodeError> {
+    let kind = value.kind();
+    if let ViewKind::Array(_) | ViewKind::Object(_) = kind {
+        if let Some(json) = written(value) {
+            #[cfg(test)]
+            COPIED.with(|copied| copied.set(copied.get() + 1));
+            out.extend_from_slice(json);
+            return Ok(());
+        }
+        if depth + 1 > max_depth {
+            return Err(EncodeError::DepthLimit { limit: max_depth });
+        }
+    }
+    match kind {
+        ViewKind::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_reusing(out, item, depth + 1, max_depth, written)?;
+            }
+            out.push(b']');
+        }
+        ViewKind::Object(members) => {
+            let keys = writer(depth + 1, max_depth);
+            out.push(b'{');
+            for (i, (key, item)) in members.enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                keys.write_str(key, out);
+                out.push(b':');
+                write_reusing(out, item, depth + 1, max_depth, written)?;
+            }
+            out.push(b'}');
+        }
+        _ => write(out, value, depth, max_depth)?,
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many times [`write_reusing`] copied a section's JSON on this
+    /// thread: the tests see that it does.
+    pub(super) static COPIED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// The estimate of what [`write`] writes for `value` ([`Estimate`]), but
 /// with every member or element for which `skip` is true written as
 /// nothing (its key and separators stay): the JSON around subtrees whose
