@@ -79,45 +79,12 @@ pub(super) fn write_reusing<'v, 'b, V: ValueView<'v>>(
     max_depth: usize,
     written: &impl Fn(V) -> Option<&'b [u8]>,
 ) -> Result<(), EncodeError> {
-    let kind = value.kind();
-    if let ViewKind::Array(_) | ViewKind::Object(_) = kind {
-        if let Some(json) = written(value) {
-            #[cfg(test)]
-            COPIED.with(|copied| copied.set(copied.get() + 1));
-            out.extend_from_slice(json);
-            return Ok(());
-        }
-        if depth + 1 > max_depth {
-            return Err(EncodeError::DepthLimit { limit: max_depth });
-        }
-    }
-    match kind {
-        ViewKind::Array(items) => {
-            out.push(b'[');
-            for (i, item) in items.enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                write_reusing(out, item, depth + 1, max_depth, written)?;
-            }
-            out.push(b']');
-        }
-        ViewKind::Object(members) => {
-            let keys = writer(depth + 1, max_depth);
-            out.push(b'{');
-            for (i, (key, item)) in members.enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                keys.write_str(key, out);
-                out.push(b':');
-                write_reusing(out, item, depth + 1, max_depth, written)?;
-            }
-            out.push(b'}');
-        }
-        _ => write(out, value, depth, max_depth)?,
-    }
-    Ok(())
+    let mut sink = Bytes {
+        out,
+        written,
+        max_depth,
+    };
+    walk(&mut sink, value, depth, max_depth)
 }
 
 #[cfg(test)]
@@ -142,67 +109,154 @@ pub(super) fn estimate_skipping<'v, V: ValueView<'v>>(
     skip: &impl Fn(V) -> bool,
     scratch: &mut JsonScratch,
 ) -> Result<(), EncodeError> {
-    if skip(value) {
+    let mut sink = Estimated {
+        estimate,
+        skip,
+        scratch,
+    };
+    walk(&mut sink, value, depth, max_depth)
+}
+
+/// Where [`walk`] puts the compact JSON of a value: its bytes
+/// ([`write_reusing`]) or their estimate ([`estimate_skipping`]).
+trait Sink<'v, V: ValueView<'v>> {
+    /// Takes a container whole (true: a section whose JSON is known) or
+    /// leaves it to be walked (false).
+    fn container(&mut self, value: V) -> bool;
+    /// A byte of punctuation.
+    fn byte(&mut self, byte: u8);
+    /// A member's key, quoted.
+    fn key(&mut self, key: &str);
+    /// A scalar, inside `depth` open containers.
+    fn scalar(&mut self, value: V, kind: ViewKind<'v, V>, depth: usize) -> Result<(), EncodeError>;
+}
+
+/// The compact JSON of `value`, inside `depth` open containers, as the
+/// JSON writer writes it (and failing where it fails: a container deeper
+/// than `max_depth`), into `sink`.
+fn walk<'v, V: ValueView<'v>>(
+    sink: &mut impl Sink<'v, V>,
+    value: V,
+    depth: usize,
+    max_depth: usize,
+) -> Result<(), EncodeError> {
+    let kind = value.kind();
+    if !matches!(kind, ViewKind::Array(_) | ViewKind::Object(_)) {
+        return sink.scalar(value, kind, depth);
+    }
+    if sink.container(value) {
         return Ok(());
     }
-    let kind = value.kind();
-    if matches!(kind, ViewKind::Array(_) | ViewKind::Object(_)) && depth + 1 > max_depth {
+    if depth + 1 > max_depth {
         return Err(EncodeError::DepthLimit { limit: max_depth });
     }
     match kind {
-        ViewKind::Null => estimate.feed(b"null"),
-        ViewKind::Bool(true) => estimate.feed(b"true"),
-        ViewKind::Bool(false) => estimate.feed(b"false"),
-        ViewKind::Number(n) => n.with_text(|text| estimate.feed(text.as_bytes())),
-        ViewKind::String(s) => scratch.feed_str(estimate, s),
         ViewKind::Array(items) => {
-            estimate.feed_byte(b'[');
+            sink.byte(b'[');
             for (i, item) in items.enumerate() {
                 if i > 0 {
-                    estimate.feed_byte(b',');
+                    sink.byte(b',');
                 }
-                estimate_item(estimate, item, depth + 1, max_depth, skip, scratch)?;
+                walk_item(sink, item, depth + 1, max_depth)?;
             }
-            estimate.feed_byte(b']');
+            sink.byte(b']');
         }
         ViewKind::Object(members) => {
-            estimate.feed_byte(b'{');
+            sink.byte(b'{');
             for (i, (key, item)) in members.enumerate() {
                 if i > 0 {
-                    estimate.feed_byte(b',');
+                    sink.byte(b',');
                 }
-                scratch.feed_key(estimate, key);
-                estimate.feed_byte(b':');
-                estimate_item(estimate, item, depth + 1, max_depth, skip, scratch)?;
+                sink.key(key);
+                sink.byte(b':');
+                walk_item(sink, item, depth + 1, max_depth)?;
             }
-            estimate.feed_byte(b'}');
+            sink.byte(b'}');
         }
+        _ => {}
     }
     Ok(())
 }
 
-/// [`estimate_skipping`] of a member or element: a scalar in place (only
-/// containers are ever skipped), a container by recursion.
+/// [`walk`] of a member or element: a scalar in place (only containers
+/// are taken whole), a container by recursion.
 #[inline]
-fn estimate_item<'v, V: ValueView<'v>>(
-    estimate: &mut Estimate,
+fn walk_item<'v, V: ValueView<'v>>(
+    sink: &mut impl Sink<'v, V>,
     item: V,
     depth: usize,
     max_depth: usize,
-    skip: &impl Fn(V) -> bool,
-    scratch: &mut JsonScratch,
 ) -> Result<(), EncodeError> {
     match item.kind() {
-        ViewKind::Null => estimate.feed(b"null"),
-        ViewKind::Bool(true) => estimate.feed(b"true"),
-        ViewKind::Bool(false) => estimate.feed(b"false"),
-        ViewKind::Number(n) => n.with_text(|text| estimate.feed(text.as_bytes())),
-        ViewKind::String(s) => scratch.feed_str(estimate, s),
-        ViewKind::Array(_) | ViewKind::Object(_) => {
-            return estimate_skipping(estimate, item, depth, max_depth, skip, scratch);
-        }
+        ViewKind::Array(_) | ViewKind::Object(_) => walk(sink, item, depth, max_depth),
+        scalar => sink.scalar(item, scalar, depth),
     }
-    Ok(())
+}
+
+/// [`write_reusing`]'s sink: the bytes, copied where `written` has them.
+struct Bytes<'o, 'w, F> {
+    out: &'o mut Vec<u8>,
+    written: &'w F,
+    max_depth: usize,
+}
+
+impl<'v, 'b, V: ValueView<'v>, F: Fn(V) -> Option<&'b [u8]>> Sink<'v, V> for Bytes<'_, '_, F> {
+    fn container(&mut self, value: V) -> bool {
+        let Some(json) = (self.written)(value) else {
+            return false;
+        };
+        #[cfg(test)]
+        COPIED.with(|copied| copied.set(copied.get() + 1));
+        self.out.extend_from_slice(json);
+        true
+    }
+
+    fn byte(&mut self, byte: u8) {
+        self.out.push(byte);
+    }
+
+    fn key(&mut self, key: &str) {
+        writer(0, self.max_depth).write_str(key, self.out);
+    }
+
+    fn scalar(&mut self, value: V, _: ViewKind<'v, V>, depth: usize) -> Result<(), EncodeError> {
+        write(self.out, value, depth, self.max_depth)
+    }
+}
+
+/// [`estimate_skipping`]'s sink: the estimate, nothing for a skipped
+/// container.
+struct Estimated<'e, 's, 'c, F> {
+    estimate: &'e mut Estimate,
+    skip: &'s F,
+    scratch: &'c mut JsonScratch,
+}
+
+impl<'v, V: ValueView<'v>, F: Fn(V) -> bool> Sink<'v, V> for Estimated<'_, '_, '_, F> {
+    fn container(&mut self, value: V) -> bool {
+        (self.skip)(value)
+    }
+
+    fn byte(&mut self, byte: u8) {
+        self.estimate.feed_byte(byte);
+    }
+
+    fn key(&mut self, key: &str) {
+        self.scratch.feed_key(self.estimate, key);
+    }
+
+    #[inline]
+    fn scalar(&mut self, _: V, kind: ViewKind<'v, V>, _: usize) -> Result<(), EncodeError> {
+        match kind {
+            ViewKind::Null => self.estimate.feed(b"null"),
+            ViewKind::Bool(true) => self.estimate.feed(b"true"),
+            ViewKind::Bool(false) => self.estimate.feed(b"false"),
+            ViewKind::Number(n) => n.with_text(|text| self.estimate.feed(text.as_bytes())),
+            ViewKind::String(s) => self.scratch.feed_str(self.estimate, s),
+            ViewKind::Array(_) | ViewKind::Object(_) => {}
+        }
+        Ok(())
+    }
 }
 
 /// What the JSON estimate keeps from one string to the next: a buffer for
