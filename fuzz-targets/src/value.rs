@@ -279,32 +279,7 @@ impl Builder {
     }
 }
 
-/// Whether `a` and `b` are the same value, key order and numbers' text
-/// included (`==` ignores key order). Iterative: any depth.
-pub(crate) fn same(a: &Value, b: &Value) -> bool {
-    let mut pairs = vec![(a, b)];
-    while let Some(pair) = pairs.pop() {
-        match pair {
-            (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
-                pairs.extend(a.iter().zip(b))
-            }
-            (Value::Object(a), Value::Object(b)) if a.len() == b.len() => {
-                for ((ka, va), (kb, vb)) in a.iter().zip(b.iter()) {
-                    if ka != kb {
-                        return false;
-                    }
-                    pairs.push((va, vb));
-                }
-            }
-            (Value::Array(_) | Value::Object(_), _) | (_, Value::Array(_) | Value::Object(_)) => {
-                return false
-            }
-            (a, b) if a != b => return false,
-            _ => {}
-        }
-    }
-    true
-}
+pub(crate) use crate::md_oracle::same;
 
 /// Whether `value` is ordinary as `SPEC.md` (*Reading the dense profile*)
 /// says the datasets are, so the dense reading must give it back exactly:
