@@ -5,7 +5,7 @@
 #   fuzz/run.sh                          every target for 30 s
 #   fuzz/run.sh --time 3600 md_parse     one target for an hour
 #   fuzz/run.sh --runs 10000000 json     one target for 10 million inputs
-#   fuzz/run.sh --runs 10000000 md_stream -- -fork=2   on two cores
+#   fuzz/run.sh --runs 10000000 --jobs 2 md_stream   two fuzzers sharing a corpus
 #
 # Each target reads its committed inputs (corpus/TARGET, the seeds and the
 # minimized corpus, and regressions/TARGET) and writes what it finds to
@@ -16,14 +16,16 @@ cd "$(dirname "$0")"
 
 time=30
 runs=""
+jobs=1
 targets=()
 extra=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --time) time="$2"; shift 2 ;;
     --runs) runs="$2"; shift 2 ;;
+    --jobs) jobs="$2"; shift 2 ;;
     --) shift; extra=("$@"); break ;;
-    -*) echo "usage: fuzz/run.sh [--time SECONDS] [--runs N] [TARGET...] [-- LIBFUZZER-FLAGS]" >&2; exit 2 ;;
+    -*) echo "usage: fuzz/run.sh [--time SECONDS] [--runs N] [--jobs N] [TARGET...] [-- LIBFUZZER-FLAGS]" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac
 done
@@ -44,7 +46,13 @@ for target in "${targets[@]}"; do
     if [ -d "$dir" ]; then corpora+=("$dir"); fi
   done
   limit=(-max_total_time="$time")
-  if [ -n "$runs" ]; then limit=(-runs="$runs"); fi
+  if [ -n "$runs" ]; then limit=(-runs="$(( (runs + jobs - 1) / jobs ))"); fi
+  if [ "$jobs" -gt 1 ]; then
+    # N fuzzers on one corpus, each reloading what the others add: each
+    # runs its share of the inputs and logs to fuzz-JOB.log here.
+    limit+=(-jobs="$jobs" -workers="$jobs")
+    rm -f fuzz-*.log
+  fi
   # Inputs are small and every reader is linear: an input that takes 10 s
   # is a blow-up, and so is one that needs 2 GB.
   libfuzzer=("${limit[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 "${extra[@]}")
@@ -52,10 +60,12 @@ for target in "${targets[@]}"; do
   start=$(date +%s)
   log="scratch/$target.log"
   if ! cargo +nightly fuzz run "${flags[@]}" "$target" "${corpora[@]}" -- "${libfuzzer[@]}" > "$log" 2>&1; then
+    if [ "$jobs" -gt 1 ]; then cat fuzz-*.log >> "$log"; fi
     tail -n 60 "$log"
     echo "fuzz: $target FAILED (the whole log: fuzz/$log; the input: fuzz/artifacts/$target/)"
     exit 1
   fi
+  if [ "$jobs" -gt 1 ]; then cat fuzz-*.log >> "$log" && rm -f fuzz-*.log; fi
   executed=$(grep -h 'stat::number_of_executed_units' "$log" | awk '{ sum += $2 } END { print sum + 0 }')
   if [ "$executed" = 0 ]; then
     # -fork=N: the jobs' stats stay in their own logs; the parent's
