@@ -49,7 +49,8 @@ for target in "${targets[@]}"; do
   if [ -n "$runs" ]; then limit=(-runs="$(( (runs + jobs - 1) / jobs ))"); fi
   if [ "$jobs" -gt 1 ]; then
     # N fuzzers on one corpus, each reloading what the others add: each
-    # runs its share of the inputs and logs to fuzz-JOB.log here.
+    # runs its share of the inputs and logs to fuzz-JOB.log here, which
+    # libFuzzer copies into its own output when the job ends.
     limit+=(-jobs="$jobs" -workers="$jobs")
     rm -f fuzz-*.log
   fi
@@ -60,12 +61,11 @@ for target in "${targets[@]}"; do
   start=$(date +%s)
   log="scratch/$target.log"
   if ! cargo +nightly fuzz run "${flags[@]}" "$target" "${corpora[@]}" -- "${libfuzzer[@]}" > "$log" 2>&1; then
-    if [ "$jobs" -gt 1 ]; then cat fuzz-*.log >> "$log"; fi
     tail -n 60 "$log"
     echo "fuzz: $target FAILED (the whole log: fuzz/$log; the input: fuzz/artifacts/$target/)"
     exit 1
   fi
-  if [ "$jobs" -gt 1 ]; then cat fuzz-*.log >> "$log" && rm -f fuzz-*.log; fi
+  rm -f fuzz-*.log
   executed=$(grep -h 'stat::number_of_executed_units' "$log" | awk '{ sum += $2 } END { print sum + 0 }')
   if [ "$executed" = 0 ]; then
     # -fork=N: the jobs' stats stay in their own logs; the parent's
