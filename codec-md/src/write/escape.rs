@@ -47,7 +47,7 @@ impl Context {
 /// every non-ASCII byte (invisible and bidi characters, Unicode
 /// whitespace). A string without any of them, not starting or ending with
 /// whitespace, is written as it is.
-const fn special_bytes() -> [bool; 256] {
+pub(super) const fn special_bytes() -> [bool; 256] {
     let mut table = [false; 256];
     let mut b = 0;
     while b < 256 {
@@ -58,7 +58,7 @@ const fn special_bytes() -> [bool; 256] {
 }
 
 /// `table` with the entries of `bytes` set.
-const fn marked(mut table: [bool; 256], bytes: &[u8]) -> [bool; 256] {
+pub(super) const fn marked(mut table: [bool; 256], bytes: &[u8]) -> [bool; 256] {
     let mut i = 0;
     while i < bytes.len() {
         table[bytes[i] as usize] = true;
@@ -74,18 +74,38 @@ static SPECIAL: [bool; 256] = special_bytes();
 static STRICT_SPECIAL: [bool; 256] = marked(special_bytes(), b":.");
 
 /// Whether `s` can be written raw in `context` with no analysis.
+#[inline]
 pub(super) fn is_plain(s: &str, line_start: bool) -> bool {
     let bytes = s.as_bytes();
+    plain_edges(bytes, line_start)
+        && !bytes
+            .iter()
+            .enumerate()
+            .any(|(i, &b)| SPECIAL[b as usize] && !(b == b'_' && is_intraword(bytes, i)))
+}
+
+/// What [`is_plain`] asks of a text's ends: no space at either, and at
+/// the start of a line no first byte that could open a block there
+/// (punctuation, or the digits of `1.`).
+#[inline]
+pub(super) fn plain_edges(bytes: &[u8], line_start: bool) -> bool {
     let (Some(&first), Some(&last)) = (bytes.first(), bytes.last()) else {
         return true;
     };
     first != b' '
         && last != b' '
-        && !(line_start && (first.is_ascii_punctuation() || first.is_ascii_digit()))
-        && !bytes
-            .iter()
-            .enumerate()
-            .any(|(i, &b)| SPECIAL[b as usize] && !(b == b'_' && is_intraword(bytes, i)))
+        && !(line_start
+            && (first.is_ascii_punctuation()
+                || (first.is_ascii_digit() && list_marker(bytes).is_some())))
+}
+
+/// Where the `.` or `)` is that makes a paragraph line starting with
+/// `bytes` open an ordered list (`1.`, `12)`: one to nine digits), which
+/// the escaper writes with a backslash whatever follows it. A line that
+/// starts with a digit opens no other block.
+fn list_marker(bytes: &[u8]) -> Option<usize> {
+    let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+    ((1..=9).contains(&digits) && matches!(bytes.get(digits), Some(b'.' | b')'))).then_some(digits)
 }
 
 /// Whether the `_` at `i` sits between two ASCII alphanumerics (`a_b`): it
@@ -481,13 +501,8 @@ fn write_escaped(out: &mut Vec<u8>, s: &str, index: usize, plan: &Plan) -> bool 
     // R10: a heading's trailing `#` run.
     let trailing_hashes = s.len() - s.trim_end_matches('#').len();
     let hash_run_start = (trailing_hashes > 0).then(|| s.len() - trailing_hashes);
-    // Start of a paragraph line: `1.` and `1)` open a list.
     let list_marker = (plan.line_start && index == 0)
-        .then(|| {
-            let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
-            ((1..=9).contains(&digits) && matches!(bytes.get(digits), Some(b'.' | b')')))
-                .then_some(digits)
-        })
+        .then(|| list_marker(bytes))
         .flatten();
 
     let mut changed = false;
@@ -656,6 +671,24 @@ mod tests {
             write_line(&mut written, Line::One(&json), Context::Value, false);
             if is_quiet_json(&json) {
                 proptest::prop_assert_eq!(String::from_utf8(written).unwrap(), json);
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// A string that `is_plain` lets through at the start of a line
+        /// is what the escaper writes for it there: the fast path and the
+        /// rules agree (digits first, with and without a list marker).
+        #[test]
+        fn plain_at_a_line_start_is_written_as_it_is(
+            s in r#"[0-9]{0,11}[.)\-:/ a-z0-9_]{0,6}"#,
+        ) {
+            for context in [Context::Value, Context::Cell] {
+                let mut written = Vec::new();
+                write_line(&mut written, Line::One(&s), context, true);
+                if is_plain(&s, true) {
+                    proptest::prop_assert_eq!(String::from_utf8(written).unwrap(), s.clone());
+                }
             }
         }
     }
