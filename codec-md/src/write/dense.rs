@@ -511,29 +511,30 @@ fn dense_table<'v, V: ValueView<'v>>(
             json += key_bound;
             let at = out.len();
             match value.kind() {
-                ViewKind::String(s) if is_raw_cell(s, first) => {
-                    out.extend_from_slice(s.as_bytes());
-                    let word = Word::new(s.as_bytes());
-                    if let Some(word) = &word {
-                        markdown.feed(&out[fed..at]);
-                        markdown.feed_word(word, s.as_bytes());
-                        fed = out.len();
-                    }
-                    // Raw in a cell, it is printable ASCII with no
-                    // backtick, `|` or backslash: plain in JSON unless it
-                    // holds a quote.
-                    json += match word {
-                        Some(word) if !s.contains('"') => word.alone() + KEY_PUNCTUATION,
-                        _ => {
-                            deferred.push(s);
-                            0
+                ViewKind::String(s) => match raw_cell(s, first) {
+                    Some(RawCell { word, quote }) => {
+                        out.extend_from_slice(s.as_bytes());
+                        if let Some(word) = &word {
+                            markdown.feed(&out[fed..at]);
+                            markdown.feed_word(word, s.as_bytes());
+                            fed = out.len();
                         }
-                    };
-                }
-                ViewKind::String(s) => {
-                    let _ = write_cell(out, value, first, table.max_depth);
-                    deferred.push(s);
-                }
+                        // Raw in a cell, it is printable ASCII with no
+                        // backtick, `|` or backslash: plain in JSON
+                        // unless it holds a quote.
+                        json += match word {
+                            Some(word) if !quote => word.alone() + KEY_PUNCTUATION,
+                            _ => {
+                                deferred.push(s);
+                                0
+                            }
+                        };
+                    }
+                    None => {
+                        let _ = write_cell(out, value, first, table.max_depth);
+                        deferred.push(s);
+                    }
+                },
                 ViewKind::Number(n) => {
                     n.write_to(out);
                     json += estimate::number_hundredths(&out[at..]) + KEY_PUNCTUATION;
@@ -592,6 +593,39 @@ fn key_bound(key: &str) -> usize {
 fn string_bound(s: &str, scratch: &mut json::JsonScratch) -> usize {
     let alnum = s.as_bytes().first().is_some_and(u8::is_ascii_alphanumeric);
     scratch.string_hundredths(s) + if alnum { KEY_PUNCTUATION } else { 0 }
+}
+
+/// A string that [`write_cell`] writes as it is ([`is_raw_cell`]): its
+/// measure ([`Word::new`]) and whether it holds a quote.
+struct RawCell {
+    word: Option<Word>,
+    quote: bool,
+}
+
+/// The bytes after which [`raw_cell`] takes the long way: those that may
+/// need an escape in a cell ([`escape::special_bytes`]), and the quote.
+static RAW_CELL_CLASSES: [u8; 256] =
+    estimate::classes_stopping_at(escape::marked(escape::special_bytes(), b"\""));
+
+/// The [`RawCell`] of `s` when [`write_cell`] writes it as it is, else
+/// `None`. Most strings hold no byte that needs a look, and one pass over
+/// them both says that they are raw and measures them (they were read
+/// three times); a string with a quote or an `_` is read as before.
+fn raw_cell(s: &str, first: bool) -> Option<RawCell> {
+    let bytes = s.as_bytes();
+    if !escape::plain_edges(bytes, first) {
+        return None;
+    }
+    match Word::measure(bytes, &RAW_CELL_CLASSES) {
+        Ok(word) => Some(RawCell { word, quote: false }),
+        // A quote, or an `_` that may be inside a word (`a_b`): the rules.
+        Err(at) if matches!(bytes[at], b'"' | b'_') => is_raw_cell(s, first).then(|| RawCell {
+            word: Word::new(bytes),
+            quote: s.contains('"'),
+        }),
+        // Any other byte it stops at needs an escape.
+        Err(_) => None,
+    }
 }
 
 /// Whether [`write_cell`] writes the string `s` as it is: it needs no
@@ -955,6 +989,20 @@ mod tests {
             .write(&value)
             .unwrap();
         String::from_utf8(out).unwrap()
+    }
+
+    proptest::proptest! {
+        /// A cell's string is raw, and measured, in one pass exactly when
+        /// the rules that read it three times say so, with their measure.
+        #[test]
+        fn raw_cells_are_found_in_one_pass(
+            s in r#"([a-zA-Z0-9]{0,6}|[ _.:"'|`\[\]*#<&-]|é|\n|\u{0}){0,6}"#,
+            first: bool,
+        ) {
+            let expected = is_raw_cell(&s, first).then(|| (Word::new(s.as_bytes()), s.contains('"')));
+            let found = raw_cell(&s, first).map(|cell| (cell.word, cell.quote));
+            proptest::prop_assert_eq!(found, expected);
+        }
     }
 
     #[test]
