@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::{to_value, Codec, EncodeError, Map, Value};
+use crate::{to_value, Codec, EncodeError, FastPath, Map, Tape, Value};
 
 /// The bound on what [`RowWriter`] collects for a codec without a
 /// [`RowEncoder`] unless set ([`RowWriter::collect_limit`]): 64 MiB of
@@ -152,6 +152,25 @@ pub trait RowEncoder: Send {
         self.row(&to_value(row)?, out)
     }
 
+    /// The shortcut [`RowWriter::row_serialize`] may take for rows of a
+    /// known type, as [`Codec::fast_path`] is for whole values:
+    /// [`FastPath::Tape`] has each row recorded on a [`Tape`] with static
+    /// dispatch and given to [`row_tape`](RowEncoder::row_tape) (a row
+    /// that reaches [`row_serialize`](RowEncoder::row_serialize) is a
+    /// `dyn` value, every field a dynamic call). [`FastPath::None`] unless
+    /// overridden; any other is taken as `None`.
+    fn fast_path(&self) -> FastPath {
+        FastPath::None
+    }
+
+    /// Appends the row `tape` recorded: what [`row`](RowEncoder::row)
+    /// writes for [`Tape::to_value`], which the default does. An encoder
+    /// that declares [`FastPath::Tape`] overrides it to walk the tape
+    /// ([`Tape::root`] is a [`ValueView`](crate::ValueView)).
+    fn row_tape(&mut self, tape: &Tape, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        self.row(&tape.to_value(), out)
+    }
+
     /// Appends what ends the document after the last row (JSON's `]`; for
     /// no rows at all, the whole encoding of the empty document).
     fn finish(&mut self, out: &mut Vec<u8>) -> Result<(), EncodeError>;
@@ -277,7 +296,14 @@ impl<'c> RowWriter<'c> {
         out: &mut Vec<u8>,
     ) -> Result<(), EncodeError> {
         match &mut self.inner {
-            Inner::Streaming(encoder) => encoder.row_serialize(&row, out)?,
+            Inner::Streaming(encoder) => match encoder.fast_path() {
+                FastPath::Tape => match Tape::try_build(row) {
+                    Some(tape) => encoder.row_tape(&tape?, out)?,
+                    // More than a tape holds: the tree has no such limit.
+                    None => encoder.row(&to_value(row)?, out)?,
+                },
+                _ => encoder.row_serialize(&row, out)?,
+            },
             Inner::Collecting(collect) => collect.keep(to_value(row)?)?,
         }
         self.rows += 1;

@@ -336,6 +336,30 @@ impl<'a> CodecTester<'a> {
         sent.extend_from_slice(&out);
         self.same(label, "row_serialize, a buffer per row", &reference, &sent);
 
+        // The encoder's own ways in for a `Serialize` row, whichever of
+        // them the writer takes (its fast path, or the `dyn` row).
+        let ways: [(&str, RowFn); 2] = [
+            ("RowEncoder::row_serialize", |encoder, row, out| {
+                encoder.row_serialize(row, out)
+            }),
+            ("RowEncoder::row_tape", |encoder, row, out| {
+                encoder.row_tape(&Tape::from_serialize(row)?, out)
+            }),
+        ];
+        for (entry_point, write) in ways {
+            let Some(mut encoder) = codec.row_encoder(shape) else {
+                break;
+            };
+            let mut sent = Vec::new();
+            for row in rows {
+                let result = write(&mut *encoder, row, &mut sent);
+                self.expect_ok(label, entry_point, result);
+            }
+            let result = encoder.finish(&mut sent);
+            self.expect_ok(label, "RowEncoder::finish", result);
+            self.same(label, entry_point, &reference, &sent);
+        }
+
         if RowWriter::new(Arc::clone(&codec), shape).is_streaming() {
             for (n, pair) in prefixes.windows(2).enumerate() {
                 assert!(
@@ -438,6 +462,9 @@ impl<'a> CodecTester<'a> {
         );
     }
 }
+
+/// One way of giving a row to a [`RowEncoder`](crate::RowEncoder).
+type RowFn = fn(&mut dyn crate::RowEncoder, &Value, &mut Vec<u8>) -> Result<(), EncodeError>;
 
 /// A value nested `depth` levels deep: `[[[...]]]` or `{"a":{"a":...}}`.
 pub fn nested(depth: usize, objects: bool) -> Value {

@@ -17,7 +17,9 @@
 //! rows and whether a block was written: never the output, which the
 //! caller may have sent.
 
-use codec_core::{EncodeError, Map, RowEncoder, RowsShape, Value};
+use codec_core::{
+    to_value, EncodeError, FastPath, RowEncoder, RowsShape, Tape, Value, ValueView, ViewKind,
+};
 
 use super::default::DefaultLayout;
 use super::escape::{self, Context};
@@ -39,21 +41,24 @@ pub(crate) fn row_encoder(options: &Options, shape: &RowsShape) -> Option<Box<dy
 
 /// How a layout decides that a row fits a table's columns.
 trait StreamLayout: Layout + Copy + Send + 'static {
-    /// Whether a flat row with these members is one more line of a table
+    /// Whether a flat row with these keys is one more line of a table
     /// with `columns`: every key is a column; in the lossless layout, in
     /// the columns' order too (its reading keeps a row's key order).
-    fn fits(map: &Map, columns: &[String]) -> bool {
-        map.keys()
-            .all(|key| columns.iter().any(|column| column == key))
+    fn fits<'k>(keys: impl Iterator<Item = &'k str>, columns: &[String]) -> bool {
+        // Rows usually repeat the columns in order: no search then.
+        keys.enumerate().all(|(i, key)| {
+            columns.get(i).is_some_and(|column| column == key)
+                || columns.iter().any(|column| column == key)
+        })
     }
 }
 
 impl StreamLayout for DefaultLayout {}
 
 impl StreamLayout for LosslessLayout {
-    fn fits(map: &Map, columns: &[String]) -> bool {
+    fn fits<'k>(mut keys: impl Iterator<Item = &'k str>, columns: &[String]) -> bool {
         let mut rest = columns.iter();
-        map.keys().all(|key| rest.any(|column| column == key))
+        keys.all(|key| rest.any(|column| column == key))
     }
 }
 
@@ -104,11 +109,11 @@ impl<L: StreamLayout> MarkdownRows<L> {
         result
     }
 
-    /// The columns of a new table for `map`, a flat row: the declared
-    /// ones followed by the row's other keys, or the row's keys.
-    fn columns(&self, map: &Map) -> Vec<String> {
+    /// The columns of a new table for a flat row with these keys: the
+    /// declared ones followed by the row's other keys, or the row's keys.
+    fn columns<'k>(&self, keys: impl Iterator<Item = &'k str>) -> Vec<String> {
         let mut columns = self.declared.clone().unwrap_or_default();
-        for key in map.keys() {
+        for key in keys {
             if !columns.iter().any(|column| column == key) {
                 columns.push(key.to_owned());
             }
@@ -133,18 +138,25 @@ fn rows_heading<L: Layout>(w: &mut Writer<'_, L>, from: usize, level: usize) {
 /// The members of `row` when it can be a table row: an object with at
 /// least one member, every value a scalar and no string with a line
 /// break (a cell cannot hold a line).
-fn flat(row: &Value) -> Option<&Map> {
-    let map = row.as_object()?;
-    let flat = !map.is_empty()
-        && map.values().all(|value| match value {
-            Value::String(s) => !s.contains('\n'),
-            other => other.is_scalar(),
+fn flat<'v, V: ValueView<'v>>(row: V) -> Option<V::Members> {
+    let members = row.as_object()?;
+    let flat = members.len() > 0
+        && members.clone().all(|(_, value)| match value.kind() {
+            ViewKind::String(s) => !s.contains('\n'),
+            ViewKind::Array(_) | ViewKind::Object(_) => false,
+            _ => true,
         });
-    flat.then_some(map)
+    flat.then_some(members)
 }
 
-impl<L: StreamLayout> RowEncoder for MarkdownRows<L> {
-    fn row(&mut self, row: &Value, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+impl<L: StreamLayout> MarkdownRows<L> {
+    /// Appends the next row: a parsed [`Value`] or the [`Tape`] of a
+    /// `Serialize` row, the same walk and the same bytes.
+    fn write_row<'v, V: ValueView<'v>>(
+        &mut self,
+        row: V,
+        out: &mut Vec<u8>,
+    ) -> Result<(), EncodeError> {
         let (i, level, depth) = (self.rows, self.level(), self.depth());
         if i == 0 {
             if let Some(member) = self.member.take() {
@@ -157,13 +169,14 @@ impl<L: StreamLayout> RowEncoder for MarkdownRows<L> {
             }
         }
         match flat(row) {
-            Some(map) => {
+            Some(members) => {
+                let keys = members.map(|(key, _)| key);
                 let fits = self
                     .table
                     .as_deref()
-                    .is_some_and(|columns| L::fits(map, columns));
+                    .is_some_and(|columns| L::fits(keys.clone(), columns));
                 if !fits {
-                    let columns = self.columns(map);
+                    let columns = self.columns(keys);
                     self.write(out, |w| {
                         w.enter(depth + 1)?;
                         if i > 0 {
@@ -188,6 +201,38 @@ impl<L: StreamLayout> RowEncoder for MarkdownRows<L> {
         }
         self.rows += 1;
         Ok(())
+    }
+}
+
+impl<L: StreamLayout> RowEncoder for MarkdownRows<L> {
+    fn row(&mut self, row: &Value, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        self.write_row(row, out)
+    }
+
+    /// Rows of a known type come on a [`Tape`] recorded with static
+    /// dispatch ([`RowEncoder::row_tape`]).
+    fn fast_path(&self) -> FastPath {
+        FastPath::Tape
+    }
+
+    /// The row's [`Tape`], walked as a [`Value`] is, with no tree of maps
+    /// and strings per row.
+    fn row_tape(&mut self, tape: &Tape, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        self.write_row(tape.root(), out)
+    }
+
+    /// A `dyn` row on a [`Tape`] of its own. A value too large for a
+    /// tape, or whose serialization fails, goes through `to_value` as by
+    /// default: the same bytes, or the same error.
+    fn row_serialize(
+        &mut self,
+        row: &dyn erased_serde::Serialize,
+        out: &mut Vec<u8>,
+    ) -> Result<(), EncodeError> {
+        match Tape::from_serialize(row) {
+            Ok(tape) => self.write_row(tape.root(), out),
+            Err(_) => self.row(&to_value(row)?, out),
+        }
     }
 
     /// Nothing after rows: a table or a section ends the document as it
