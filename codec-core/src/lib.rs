@@ -7,7 +7,8 @@
 //! needs:
 //!
 //! - [`Value`], [`Number`] and [`Map`]: structured data with object keys in
-//!   insertion order and numbers that keep their exact text.
+//!   insertion order and numbers that keep their exact text;
+//!   [`Value::identical`] compares both (`==` ignores key order).
 //! - [`to_value`]: any `Serialize` type to a [`Value`], normalized (struct
 //!   field order kept, map keys sorted, serde_json's representation of
 //!   enums), so every codec sees the same data.

@@ -111,6 +111,51 @@ impl Value {
         }
         deepest
     }
+
+    /// Whether `other` is this value exactly: the same data with object
+    /// members in the same order and numbers with the same text.
+    ///
+    /// `==` compares objects as sets of members (as `IndexMap`'s equality,
+    /// which [`Map`] had before), so it cannot see a member moved; this
+    /// is the comparison for what promises to keep order, as parsing
+    /// ([`crate::from_slice`]), [`crate::to_value`] and [`crate::Tape`]
+    /// do, and for round trips. Numbers compare by text, as `==` does
+    /// ([`Number`]): `1.10` is not `1.1`. Iterative, so it is safe on any
+    /// value a caller built by hand.
+    ///
+    /// ```
+    /// use codec_core::from_str;
+    ///
+    /// let ab = from_str(r#"{"a": 1, "b": [1.10]}"#).unwrap();
+    /// let ba = from_str(r#"{"b": [1.10], "a": 1}"#).unwrap();
+    /// assert_eq!(ab, ba);
+    /// assert!(!ab.identical(&ba));
+    /// assert!(ab.identical(&ab.clone()));
+    /// ```
+    pub fn identical(&self, other: &Value) -> bool {
+        let mut pairs = vec![(self, other)];
+        while let Some(pair) = pairs.pop() {
+            match pair {
+                (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
+                    pairs.extend(a.iter().zip(b));
+                }
+                (Value::Object(a), Value::Object(b)) if a.len() == b.len() => {
+                    for ((key, value), (other_key, other_value)) in a.iter().zip(b) {
+                        if key != other_key {
+                            return false;
+                        }
+                        pairs.push((value, other_value));
+                    }
+                }
+                (Value::Null, Value::Null) => {}
+                (Value::Bool(a), Value::Bool(b)) if a == b => {}
+                (Value::Number(a), Value::Number(b)) if a == b => {}
+                (Value::String(a), Value::String(b)) if a == b => {}
+                _ => return false,
+            }
+        }
+        true
+    }
 }
 
 impl From<bool> for Value {
@@ -226,5 +271,77 @@ mod tests {
         fn send_sync<T: Send + Sync + 'static>() {}
         send_sync::<Value>();
         send_sync::<crate::Map>();
+    }
+
+    fn json(text: &str) -> Value {
+        crate::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn identical_sees_key_order_and_number_text() {
+        let cases = [
+            (r#"{"a": 1, "b": [1.10]}"#, r#"{"a": 1, "b": [1.10]}"#, true),
+            (
+                r#"[null, true, "x", -0, 1e400]"#,
+                r#"[null, true, "x", -0, 1e400]"#,
+                true,
+            ),
+            (r#"{"a": 1, "b": 2}"#, r#"{"b": 2, "a": 1}"#, false),
+            (
+                r#"[{"k": {"a": 1, "b": 2}}]"#,
+                r#"[{"k": {"b": 2, "a": 1}}]"#,
+                false,
+            ),
+            ("[1.10]", "[1.1]", false),
+            ("[-0]", "[0]", false),
+            ("[1e2]", "[1E2]", false),
+            ("[[]]", "[{}]", false),
+            ("[1]", "[1, 2]", false),
+            (r#"{"a": 1}"#, r#"{"a": 1, "b": 2}"#, false),
+            ("[true]", "[false]", false),
+            (r#"["1"]"#, "[1]", false),
+        ];
+        for (a, b, expected) in cases {
+            let (a, b) = (json(a), json(b));
+            assert_eq!(a.identical(&b), expected, "{a:?} {b:?}");
+            assert_eq!(b.identical(&a), expected, "{b:?} {a:?}");
+        }
+    }
+
+    /// Values built from Rust primitives compare by their written text
+    /// with parsed ones, as `==` does.
+    #[test]
+    fn identical_compares_numbers_by_text() {
+        assert!(Value::from(0.5).identical(&json("0.5")));
+        assert!(Value::from(76u8).identical(&json("76")));
+        assert!(!Value::from(1.0).identical(&json("1")));
+    }
+
+    /// Far deeper than any parser allows: a recursive comparison would
+    /// overflow the test thread's stack.
+    #[test]
+    fn identical_is_iterative() {
+        fn deep(depth: usize, last: Map) -> Value {
+            let mut value = Value::Object(last);
+            for _ in 0..depth {
+                value = Value::Array(vec![value]);
+            }
+            value
+        }
+        fn members(keys: &[&str]) -> Map {
+            keys.iter().map(|k| (*k, Value::from(1))).collect()
+        }
+        let depth = 100_000;
+        let a = deep(depth, members(&["x", "y"]));
+        let b = deep(depth, members(&["x", "y"]));
+        let c = deep(depth, members(&["y", "x"]));
+        assert!(a.identical(&b));
+        assert!(!a.identical(&c));
+        // Dropping recurses (see the type's documentation): unwind by hand.
+        for mut value in [a, b, c] {
+            while let Value::Array(items) = &mut value {
+                value = items.pop().unwrap_or_default();
+            }
+        }
     }
 }
