@@ -3,7 +3,7 @@
 //!
 //! - default rendering: `parse(render(v)) == normalize(v)`;
 //! - lossless rendering: `parse_lossless(render_lossless(v))` is `v`
-//!   exactly (key order and numbers' text too: `support::same`), and the
+//!   exactly (key order and numbers' text too: `Value::identical`), and the
 //!   lossless markdown is still read by comrak and pulldown-cmark as the
 //!   schema's blocks (no emphasis, link, HTML or stray block).
 
@@ -59,7 +59,7 @@ fn check_lossless(label: &str, value: &Value) -> String {
     let markdown = render_lossless(value);
     let parsed = parse_lossless(&markdown).unwrap_or_else(|e| panic!("{label}: {e}\n{markdown}"));
     assert!(
-        support::same(&parsed, value),
+        parsed.identical(value),
         "{label}: parse_lossless(render_lossless(v)) != v (key order and numbers' text included)\n--- markdown\n{markdown}\n--- parsed\n{parsed:?}\n--- value\n{value:?}"
     );
     // Still the schema's blocks to both GFM parsers (each panics on

@@ -2,7 +2,6 @@
 
 use codec_core::{JsonWriter, ParseErrorKind, Value, DEFAULT_MAX_DEPTH};
 
-use crate::value::same;
 use crate::Verdict;
 
 /// Parses `data` with [`codec_core::from_slice`] and with serde_json, and
@@ -49,7 +48,7 @@ pub fn json(data: &[u8]) -> Verdict {
             let back = codec_core::from_slice(&out)
                 .unwrap_or_else(|e| panic!("{input:?}: its JSON {written:?} does not read: {e}"));
             assert!(
-                same(&back, &value),
+                back.identical(&value),
                 "{input:?}: its JSON {written:?} reads as {back:?}"
             );
             let reference = serde_json::from_slice::<serde_json::Value>(&out);

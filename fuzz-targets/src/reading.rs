@@ -4,7 +4,6 @@
 use codec_core::{Codec, JsonWriter, Map, Value, DEFAULT_MAX_DEPTH};
 use codec_md::{normalize, MarkdownCodec, ParseError, ParseErrorKind, Profile, Table};
 
-use crate::value::same;
 use crate::Verdict;
 
 /// Reads `data` (as UTF-8, invalid bytes replaced) with
@@ -41,7 +40,7 @@ fn check_read_back(data: &[u8], profile: Profile, expected: fn(&Value) -> Value)
         if let Some(back) = read_back(&value, profile, &text) {
             let expected = expected(&value);
             assert!(
-                same(&back, &expected),
+                back.identical(&expected),
                 "{text:?} reads as {value:?}, whose {profile:?} rendering reads as {back:?}, not {expected:?}"
             );
         }
@@ -72,9 +71,9 @@ pub fn md_parse_dense(data: &[u8]) -> Verdict {
         // `normalize` is not idempotent where the default reading keeps
         // changing a value (`"a,,"` after a key reads as `["a,", null]`,
         // whose item reads as `["a", null]`, ...): no normal form there.
-        if same(&normalize(&once), &once) {
+        if normalize(&once).identical(&once) {
             assert!(
-                same(&once, &twice),
+                once.identical(&twice),
                 "{text:?} reads as {value:?}; read back once {once:?}, twice {twice:?} (normalized)"
             );
         }

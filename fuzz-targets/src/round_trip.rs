@@ -3,7 +3,7 @@
 use codec_core::{Codec, EncodeError, Number, Value, DEFAULT_MAX_DEPTH};
 use codec_md::{normalize, MarkdownCodec, ParseErrorKind, Profile};
 
-use crate::value::{is_ordinary, same, value_of};
+use crate::value::{is_ordinary, value_of};
 use crate::{md_oracle, Verdict};
 
 /// The round trips `SPEC.md` promises, on the value of `data`
@@ -43,7 +43,7 @@ pub fn md_round_trip(data: &[u8]) -> Verdict {
         Ok(back) => {
             let normal = normalize(&value);
             assert!(
-                same(&back, &normal),
+                back.identical(&normal),
                 "parse(render(v)) != normalize(v) for {value:?}\n--- markdown\n{default}--- parsed\n{back:?}\n--- normalized\n{normal:?}"
             );
             check_top_level_strings(&value, &back, &default);
@@ -57,7 +57,7 @@ pub fn md_round_trip(data: &[u8]) -> Verdict {
     let back = codec_md::parse_lossless(&lossless)
         .unwrap_or_else(|e| panic!("{e} reading the lossless rendering of {value:?}\n{lossless}"));
     assert!(
-        same(&back, &value),
+        back.identical(&value),
         "parse_lossless(render_lossless(v)) != v for {value:?}\n--- markdown\n{lossless}--- parsed\n{back:?}"
     );
 
@@ -66,7 +66,7 @@ pub fn md_round_trip(data: &[u8]) -> Verdict {
     let json = dense.starts_with("```json\n") || dense.starts_with(['{', '[']);
     if json {
         assert!(
-            same(&back, &value),
+            back.identical(&value),
             "a dense JSON document does not read back exactly: {value:?}\n--- markdown\n{dense}--- parsed\n{back:?}"
         );
     } else if is_ordinary(&value) {

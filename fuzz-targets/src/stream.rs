@@ -5,7 +5,7 @@ use codec_core::testkit::CodecTester;
 use codec_core::{RowsShape, Value, DEFAULT_MAX_DEPTH};
 use codec_md::{MarkdownCodec, Profile};
 
-use crate::value::{same, value_of};
+use crate::value::value_of;
 use crate::Verdict;
 
 /// The rows of the value of `data` ([`value_of`]): an array's elements,
@@ -60,7 +60,7 @@ pub fn md_stream(data: &[u8]) -> Verdict {
     }
     match codec_md::parse_lossless(&exact) {
         Ok(back) => assert!(
-            same(&back, &document),
+            back.identical(&document),
             "parse_lossless(stream) != the rows' document\n--- markdown\n{exact}--- read\n{back:?}\n--- document\n{document:?}"
         ),
         Err(e) => panic!("the lossless stream does not read: {e}\n--- markdown\n{exact}"),

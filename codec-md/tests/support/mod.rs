@@ -32,33 +32,6 @@ thread_local! {
 /// reads as a code span.
 pub const CODE_SPAN: char = '\u{fdd0}';
 
-/// Whether `a` and `b` are the same value, key order and numbers' text
-/// included (`==` ignores key order). Iterative: any depth.
-pub fn same(a: &Value, b: &Value) -> bool {
-    let mut pairs = vec![(a, b)];
-    while let Some(pair) = pairs.pop() {
-        match pair {
-            (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
-                pairs.extend(a.iter().zip(b))
-            }
-            (Value::Object(a), Value::Object(b)) if a.len() == b.len() => {
-                for ((ka, va), (kb, vb)) in a.iter().zip(b.iter()) {
-                    if ka != kb {
-                        return false;
-                    }
-                    pairs.push((va, vb));
-                }
-            }
-            (Value::Array(_) | Value::Object(_), _) | (_, Value::Array(_) | Value::Object(_)) => {
-                return false
-            }
-            (a, b) if a != b => return false,
-            _ => {}
-        }
-    }
-    true
-}
-
 /// Lets both parsers' inline walks accept code spans, read as
 /// [`CODE_SPAN`], literal, [`CODE_SPAN`]: the dense profile's JSON cells.
 /// Off by default, so any code span in a default rendering still fails.
