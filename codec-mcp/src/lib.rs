@@ -73,7 +73,7 @@
 //! let codec = McpCodec::builder().protocol_version(ProtocolVersion::V2026_07_28).build().unwrap();
 //! let result = codec.result(&value).unwrap();
 //! assert_eq!(result.result_type.as_deref(), Some("complete"));
-//! assert_eq!(result.structured_content, Some(value));
+//! assert!(result.structured_content.unwrap().identical(&value));
 //! ```
 //!
 //! # Not paying twice
