@@ -12,7 +12,11 @@
 //!
 //! A file larger than `--stream-above` whose document is rows is not
 //! loaded: it is kept open and its rows read anew by each response
-//! ([`Streamed`]), after one check of every row at start.
+//! ([`Streamed`]), after one check of every row at start. A new file
+//! renamed over it changes nothing served (the open file is read, as the
+//! loaded documents stay as they were); an edit in place shows in the
+//! responses that follow it, and one that breaks a row ends a response
+//! abnormally after the rows before it, with a log line saying why.
 //!
 //! A file that does not parse is kept as a failure, with its line and
 //! column: `serve` refuses to start with it, `mcp` lists it and answers

@@ -391,7 +391,22 @@ fn stream(
             )
         }
     };
-    let rows = std::iter::from_fn(move || reader.next_row().transpose());
+    // The file is read as the client reads: a row that no longer parses
+    // (the file was edited in place since the start) ends the body
+    // abnormally, after the rows sent, and the operator reads why here.
+    let what = format!("{} {path}", request.method);
+    let mut sent = 0usize;
+    let rows = std::iter::from_fn(move || match reader.next_row() {
+        Ok(row) => {
+            sent += usize::from(row.is_some());
+            row.map(Ok)
+        }
+        Err(error) => {
+            let s = if sent == 1 { "" } else { "s" };
+            eprintln!("codec: {what}: the stream failed after {sent} row{s}, its response aborted: {error}");
+            Some(Err(error))
+        }
+    });
     let mut rows = NegotiatedStream::try_from_iter(rows);
     if let Some(key) = shape.member_key() {
         rows = rows.member(key);

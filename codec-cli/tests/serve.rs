@@ -1036,21 +1036,131 @@ fn a_broken_large_document_stops_the_server() {
     );
 }
 
+/// A streamed document is read from its file by every response, so what
+/// happens to the file after the start shows. Replaced by renaming a new
+/// file over it, it is served as it was: the server reads the file it
+/// opened, as it serves the loaded documents as they were. Edited in
+/// place so that a row breaks, a response sends the rows before the break
+/// and ends abnormally (its chunked body never ends; markdown first says
+/// so in a line), and the log says why. No longer rows at all: a 500 that
+/// says so.
+#[test]
+fn a_streamed_file_changed_after_the_start() {
+    let dir = temp_dir("streamed-changed");
+    let doc = big_rows(5_000);
+    write_doc(&dir, "big.json", &doc);
+    let whole = codec_json_bytes(&codec_core::from_slice(&doc).unwrap());
+    let args = ["--stream-above", "0", dir.to_str().unwrap()];
+    {
+        let server = Server::start(&args);
+        write_doc(&dir, "next.tmp", br#"[{"id": 1}]"#);
+        std::fs::rename(dir.join("next.tmp"), dir.join("big.json")).unwrap();
+        let json = get(&server.addr, "/big", None);
+        assert_eq!(json.status, 200);
+        assert!(unchunk(&json.body) == whole);
+    }
+
+    write_doc(&dir, "big.json", &doc);
+    let server = Server::start(&args);
+    // Cut in place, in the middle of a row: the rows whole before the cut
+    // are sent.
+    let cut = doc.len() / 2;
+    let rows = doc[..cut].windows(5).filter(|w| w == b"true}").count();
+    write_doc(&dir, "big.json", &doc[..cut]);
+
+    let json = get_until_closed(&server.addr, "/big", None);
+    assert_eq!(json.status, 200);
+    let (sent, ended) = dechunk(&json.body);
+    assert!(!ended, "an aborted body must not end as a whole one");
+    assert!(whole.starts_with(&sent));
+    assert_eq!(sent.windows(6).filter(|w| w == br#"{"id":"#).count(), rows);
+    let failed = server.log_line("codec: GET /big: the stream failed");
+    assert!(
+        failed.starts_with(&format!(
+            "codec: GET /big: the stream failed after {rows} rows, its response aborted: {}:",
+            dir.join("big.json").display()
+        )),
+        "{failed}"
+    );
+
+    let md = get_until_closed(&server.addr, "/big", Some("text/markdown"));
+    assert_eq!(md.status, 200);
+    let (sent, ended) = dechunk(&md.body);
+    assert!(!ended);
+    let sent = String::from_utf8(sent).unwrap();
+    assert!(sent.starts_with("|id|name|note|ok|\n|---|---|---|---|\n|0|row number 0|"));
+    assert!(
+        sent.ends_with(&format!(
+            "\n\nStream failed after {rows} rows: the server could not produce the rest\n"
+        )),
+        "{}",
+        &sent[sent.len().saturating_sub(200)..]
+    );
+    server.log_line("codec: GET /big: the stream failed");
+
+    write_doc(&dir, "big.json", br#"{"a": 1}"#);
+    let other = get(&server.addr, "/big", None);
+    assert_eq!(other.status, 500);
+    assert!(
+        other
+            .text()
+            .contains("no longer an array of rows (the file changed since the server started)"),
+        "{}",
+        other.text()
+    );
+}
+
 /// A chunked body's bytes.
-fn unchunk(mut body: &[u8]) -> Vec<u8> {
+fn unchunk(body: &[u8]) -> Vec<u8> {
+    let (data, ended) = dechunk(body);
+    assert!(ended, "the chunked body ends as a whole one");
+    data
+}
+
+/// The bytes of a chunked body's whole chunks, and whether it ended as a
+/// whole body does (a last chunk, then nothing).
+fn dechunk(mut body: &[u8]) -> (Vec<u8>, bool) {
     let mut out = Vec::new();
     loop {
-        let line = body.windows(2).position(|w| w == b"\r\n").unwrap();
+        let Some(line) = body.windows(2).position(|w| w == b"\r\n") else {
+            return (out, false);
+        };
         let size = usize::from_str_radix(std::str::from_utf8(&body[..line]).unwrap(), 16).unwrap();
         body = &body[line + 2..];
         if size == 0 {
-            assert_eq!(body, b"\r\n", "the chunked body ends as a whole one");
-            return out;
+            return (out, body == b"\r\n");
+        }
+        if body.len() < size + 2 {
+            return (out, false);
         }
         out.extend_from_slice(&body[..size]);
         assert_eq!(&body[size..size + 2], b"\r\n");
         body = &body[size + 2..];
     }
+}
+
+/// A GET whose response may end abnormally: what came before the server
+/// closed the connection.
+fn get_until_closed(addr: &str, target: &str, accept: Option<&str>) -> Reply {
+    let accept = accept.map_or(String::new(), |a| format!("Accept: {a}\r\n"));
+    let mut stream = connect(addr);
+    write!(
+        stream,
+        "GET {target} HTTP/1.1\r\nHost: {addr}\r\n{accept}Connection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = Vec::new();
+    let mut buf = [0; 64 * 1024];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => response.extend_from_slice(&buf[..n]),
+            // An aborted response may end with a reset.
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => break,
+            Err(e) => panic!("reading the response: {e}"),
+        }
+    }
+    parse_reply(&response)
 }
 
 /// The compact JSON of `value`, as the json codec writes it whole.
