@@ -49,7 +49,21 @@ where
     V: ValueView<'v>,
     I: Iterator<Item = (&'v str, V)> + Clone,
 {
-    members.map(|(k, v)| (Label::Key(k), v))
+    Members(members)
+}
+
+/// [`members`]' iterator: a step of it is a step of the object's, inlined
+/// where it is walked (a closure's `Map` was a call per member).
+#[derive(Clone)]
+struct Members<I>(I);
+
+impl<'v, V, I: Iterator<Item = (&'v str, V)>> Iterator for Members<I> {
+    type Item = (Label<'v>, V);
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<(Label<'v>, V)> {
+        self.0.next().map(|(key, value)| (Label::Key(key), value))
+    }
 }
 
 /// An array's elements, labelled `[i]`.
