@@ -82,6 +82,7 @@ pub trait ValueView<'v>: Copy + sealed::Sealed {
     fn id(self) -> usize;
 
     /// Whether this is a scalar: null, a bool, a number or a string.
+    #[inline]
     fn is_scalar(self) -> bool {
         !matches!(self.kind(), ViewKind::Array(_) | ViewKind::Object(_))
     }

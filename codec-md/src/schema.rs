@@ -87,7 +87,7 @@ pub(crate) fn same_key(a: &str, b: &str) -> bool {
 pub(crate) fn placement<'v, V: ValueView<'v>>(label: Label<'_>, value: V) -> Placement<'v> {
     match value.kind() {
         ViewKind::String(s)
-            if (s.contains('\n') || matches!(label, Label::Key(key) if is_code_key(key)))
+            if (has_line_feed(s) || matches!(label, Label::Key(key) if is_code_key(key)))
                 && fence_eligible(s) =>
         {
             Placement::Fenced(s)
@@ -100,11 +100,33 @@ pub(crate) fn placement<'v, V: ValueView<'v>>(label: Label<'_>, value: V) -> Pla
     }
 }
 
+/// Whether `s` holds a line feed: eight bytes at a time, with no branch
+/// per byte (`str::contains` is a call into `memchr`, which costs more
+/// than the search on the short strings of most records).
+#[inline]
+pub(crate) fn has_line_feed(s: &str) -> bool {
+    let mut chunks = s.as_bytes().chunks_exact(8);
+    for chunk in &mut chunks {
+        if chunk.iter().fold(false, |any, &b| any | (b == b'\n')) {
+            return true;
+        }
+    }
+    chunks
+        .remainder()
+        .iter()
+        .fold(false, |any, &b| any | (b == b'\n'))
+}
+
 /// Whether `key` names code (`diff`, `stdout`, ...; any case).
 pub(crate) fn is_code_key(key: &str) -> bool {
-    // Most keys are not code keys: a length outside theirs says so
-    // without comparing.
-    (4..=10).contains(&key.len()) && CODE_KEYS.iter().any(|k| key.eq_ignore_ascii_case(k))
+    // Most keys are not code keys: a first letter or a length outside
+    // theirs says so without comparing (`| 0x20` lowers an ASCII letter
+    // and makes no other byte one of these).
+    key.as_bytes()
+        .first()
+        .is_some_and(|b| matches!(b | 0x20, b'c' | b'd' | b'p' | b's' | b't'))
+        && (4..=10).contains(&key.len())
+        && CODE_KEYS.iter().any(|k| key.eq_ignore_ascii_case(k))
 }
 
 /// A fence cannot hold CR (parsers normalize line endings) or NUL.
@@ -187,5 +209,46 @@ pub(crate) fn scalar(text: &str) -> Value {
             Some(n) => Value::Number(n),
             None => Value::String(text.to_owned()),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{has_line_feed, is_code_key};
+
+    #[test]
+    fn finds_a_line_feed_anywhere() {
+        for len in 0..=25 {
+            let clean = "a".repeat(len);
+            assert!(!has_line_feed(&clean));
+            for at in 0..len {
+                let s = format!("{}\n{}", &clean[..at], &clean[at + 1..]);
+                assert!(has_line_feed(&s), "{s:?}");
+                let s = format!("{}\r{}", &clean[..at], &clean[at + 1..]);
+                assert!(!has_line_feed(&s), "{s:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn knows_the_code_keys_in_any_case() {
+        for key in ["diff", "PATCH", "Code", "snippet", "source", "stdout"] {
+            assert!(is_code_key(key), "{key}");
+        }
+        for key in ["stderr", "TraceBack", "STACKTRACE"] {
+            assert!(is_code_key(key), "{key}");
+        }
+        for key in [
+            "",
+            "c",
+            "codes",
+            "ode",
+            "name",
+            "sourc",
+            "#ode",
+            "Cod\u{e9}",
+        ] {
+            assert!(!is_code_key(key), "{key}");
+        }
     }
 }

@@ -383,6 +383,9 @@ impl<'o, L: Layout> Writer<'o, L> {
     /// a list line after a section would read as part of that section.
     /// `siblings` are an object's members (a fence's language may come
     /// from them).
+    // The entries are counted by hand: an `Enumerate` around them was a
+    // call per member that the compiler did not inline.
+    #[allow(clippy::explicit_counter_loop)]
     fn body<'v, V, I, M>(
         &mut self,
         entries: I,
@@ -397,6 +400,9 @@ impl<'o, L: Layout> Writer<'o, L> {
     {
         let mut listed = false;
         let mut sections = 0;
+        // Which of the first 64 entries are sections, so that the second
+        // pass asks no entry its placement again.
+        let mut section_bits = 0u64;
         let last_listed = match siblings {
             Some(_) if L::MARKS_SECTION_PLACES => entries
                 .clone()
@@ -410,12 +416,18 @@ impl<'o, L: Layout> Writer<'o, L> {
         };
         // The language the siblings name, found at the first fence.
         let mut language: Option<Option<&'v str>> = None;
-        for (i, (label, value)) in entries.clone().enumerate() {
+        let mut i = 0;
+        for (label, value) in entries.clone() {
+            let at = i;
+            i += 1;
             let placement = placement(label, value);
             let is_section = matches!(placement, Placement::Section);
-            let marked = is_section && last_listed.is_some_and(|last| i < last);
+            let marked = is_section && last_listed.is_some_and(|last| at < last);
             if is_section {
                 sections += 1;
+                if at < 64 {
+                    section_bits |= 1 << at;
+                }
             }
             if is_section && !marked {
                 continue;
@@ -441,13 +453,23 @@ impl<'o, L: Layout> Writer<'o, L> {
                 self.item(label, value, fence, depth + 1)?;
             }
         }
-        if sections == 0 {
-            return Ok(());
-        }
+        let mut i = 0;
         for (label, value) in entries {
-            // Only a container can be a section: a scalar needs no second
-            // look (a string's would search it for a line feed again).
-            if !value.is_scalar() && matches!(placement(label, value), Placement::Section) {
+            if sections == 0 {
+                break;
+            }
+            let at = i;
+            i += 1;
+            let is_section = if at < 64 {
+                section_bits & (1 << at) != 0
+            } else {
+                // Only a container can be a section: a scalar needs no
+                // second look (a string's would search it for a line feed
+                // again).
+                !value.is_scalar() && matches!(placement(label, value), Placement::Section)
+            };
+            if is_section {
+                sections -= 1;
                 self.section(label, value, level, depth + 1)?;
             }
         }
@@ -631,6 +653,7 @@ impl<'o, L: Layout> Writer<'o, L> {
 
     /// A scalar inline: a number's exact text, `true`/`false`, nothing for
     /// null, a string as the layout writes it.
+    #[inline]
     fn scalar<'v, V: ValueView<'v>>(&mut self, value: V, context: Context) {
         match value.kind() {
             ViewKind::Null | ViewKind::Array(_) | ViewKind::Object(_) => {}
