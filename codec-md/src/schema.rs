@@ -85,17 +85,27 @@ pub(crate) fn same_key(a: &str, b: &str) -> bool {
 
 /// Where `value`, named `label`, goes in its container's body.
 pub(crate) fn placement<'v, V: ValueView<'v>>(label: Label<'_>, value: V) -> Placement<'v> {
-    match value.kind() {
+    placement_of(label, &value.kind())
+}
+
+/// [`placement`] of a value whose kind was read: a walk that reads it
+/// once (a tape's kind is a lookup) asks its placement from it.
+#[inline]
+pub(crate) fn placement_of<'v, V: ValueView<'v>>(
+    label: Label<'_>,
+    kind: &ViewKind<'v, V>,
+) -> Placement<'v> {
+    match *kind {
         ViewKind::String(s)
             if (has_line_feed(s) || matches!(label, Label::Key(key) if is_code_key(key)))
                 && fence_eligible(s) =>
         {
             Placement::Fenced(s)
         }
-        ViewKind::Array(items) if items.len() > 0 && !is_inline_list(items.clone()) => {
+        ViewKind::Array(ref items) if items.len() > 0 && !is_inline_list(items.clone()) => {
             Placement::Section
         }
-        ViewKind::Object(members) if members.len() > 0 => Placement::Section,
+        ViewKind::Object(ref members) if members.len() > 0 => Placement::Section,
         _ => Placement::Inline,
     }
 }
@@ -118,6 +128,7 @@ pub(crate) fn has_line_feed(s: &str) -> bool {
 }
 
 /// Whether `key` names code (`diff`, `stdout`, ...; any case).
+#[inline]
 pub(crate) fn is_code_key(key: &str) -> bool {
     // Most keys are not code keys: a first letter or a length outside
     // theirs says so without comparing (`| 0x20` lowers an ASCII letter
@@ -126,7 +137,12 @@ pub(crate) fn is_code_key(key: &str) -> bool {
         .first()
         .is_some_and(|b| matches!(b | 0x20, b'c' | b'd' | b'p' | b's' | b't'))
         && (4..=10).contains(&key.len())
-        && CODE_KEYS.iter().any(|k| key.eq_ignore_ascii_case(k))
+        && is_one_of_the_code_keys(key)
+}
+
+/// [`is_code_key`] past its quick test, out of line.
+fn is_one_of_the_code_keys(key: &str) -> bool {
+    CODE_KEYS.iter().any(|k| key.eq_ignore_ascii_case(k))
 }
 
 /// A fence cannot hold CR (parsers normalize line endings) or NUL.

@@ -19,7 +19,7 @@
 //! Tables whose rows do not list their keys in the columns' order are
 //! written as `[i]` sections, which keep every row's order.
 
-use codec_core::{EncodeError, Value, ValueView};
+use codec_core::{EncodeError, Value, ValueView, ViewKind};
 
 use super::escape::{self, Context, Scalar};
 use super::{Layout, Writer, MAX_HEADING};
@@ -43,7 +43,7 @@ impl Layout for LosslessLayout {
         label: Label<'_>,
         depth: usize,
     ) -> Result<(), EncodeError> {
-        w.item(label, &Value::Null, None, depth)?;
+        w.item(label, ViewKind::<&Value>::Null, None, depth)?;
         w.out.pop();
         w.out.extend_from_slice(b" #\n");
         Ok(())

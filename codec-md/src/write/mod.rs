@@ -48,7 +48,7 @@ use self::default::DefaultLayout;
 use self::dense::DenseLayout;
 use self::escape::{Context, Scalar};
 use self::lossless::LosslessLayout;
-use crate::schema::{self, elements, members, placement, Label, Placement};
+use crate::schema::{self, elements, members, placement, placement_of, Label, Placement};
 use crate::truncate::Units;
 use crate::Profile;
 
@@ -420,7 +420,8 @@ impl<'o, L: Layout> Writer<'o, L> {
         for (label, value) in entries.clone() {
             let at = i;
             i += 1;
-            let placement = placement(label, value);
+            let kind = value.kind();
+            let placement = placement_of(label, &kind);
             let is_section = matches!(placement, Placement::Section);
             let marked = is_section && last_listed.is_some_and(|last| at < last);
             if is_section {
@@ -450,7 +451,7 @@ impl<'o, L: Layout> Writer<'o, L> {
                     }
                     _ => None,
                 };
-                self.item(label, value, fence, depth + 1)?;
+                self.item(label, kind, fence, depth + 1)?;
             }
         }
         let mut i = 0;
@@ -481,7 +482,7 @@ impl<'o, L: Layout> Writer<'o, L> {
     fn item<'v, V: ValueView<'v>>(
         &mut self,
         label: Label<'_>,
-        value: V,
+        kind: ViewKind<'v, V>,
         fence: Option<(&str, Option<&str>)>,
         depth: usize,
     ) -> Result<(), EncodeError> {
@@ -505,7 +506,7 @@ impl<'o, L: Layout> Writer<'o, L> {
             return Ok(());
         }
         self.out.push(b' ');
-        match value.kind() {
+        match kind {
             ViewKind::Array(items) => {
                 self.enter(depth)?;
                 if items.len() == 0 {
@@ -518,7 +519,7 @@ impl<'o, L: Layout> Writer<'o, L> {
                 self.enter(depth)?;
                 self.out.extend_from_slice(b"{}");
             }
-            _ => self.scalar(value, Context::Value),
+            kind => self.scalar_of(kind, Context::Value),
         }
         // No trailing space: after an empty value, or after the separator
         // before an empty last list item (parsers drop it anyway).
@@ -655,7 +656,13 @@ impl<'o, L: Layout> Writer<'o, L> {
     /// null, a string as the layout writes it.
     #[inline]
     fn scalar<'v, V: ValueView<'v>>(&mut self, value: V, context: Context) {
-        match value.kind() {
+        self.scalar_of(value.kind(), context);
+    }
+
+    /// [`Writer::scalar`] of a value whose kind was read.
+    #[inline]
+    fn scalar_of<'v, V: ValueView<'v>>(&mut self, kind: ViewKind<'v, V>, context: Context) {
+        match kind {
             ViewKind::Null | ViewKind::Array(_) | ViewKind::Object(_) => {}
             ViewKind::Bool(true) => self.out.extend_from_slice(b"true"),
             ViewKind::Bool(false) => self.out.extend_from_slice(b"false"),
