@@ -179,7 +179,7 @@ pub(crate) fn table_columns<'v, V: ValueView<'v>>(
         for (i, (key, value)) in members.enumerate() {
             match value.kind() {
                 ViewKind::Array(_) | ViewKind::Object(_) => return None,
-                ViewKind::String(s) if s.contains('\n') => return None,
+                ViewKind::String(s) if has_line_feed(s) => return None,
                 _ => {}
             }
             present += 1;

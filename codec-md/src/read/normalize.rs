@@ -91,7 +91,7 @@ fn document(value: &Value, out: &mut Vec<Block>) {
 /// A string written inline (a value or a paragraph), or fenced when it has
 /// a line feed the fence can hold.
 fn inline(value: &Value, s: &str) -> Value {
-    if s.contains('\n') && schema::fence_eligible(s) {
+    if schema::has_line_feed(s) && schema::fence_eligible(s) {
         value.clone()
     } else {
         text_line(s)

@@ -32,7 +32,7 @@ use super::escape::{self, Context, Scalar};
 use super::estimate::{self, estimate_hundredths, Estimate, Word};
 use super::json;
 use super::{Layout, Writer};
-use crate::schema::{elements, is_inline_list, members, same_key};
+use crate::schema::{self, elements, is_inline_list, members, same_key};
 
 /// A cell keeps a string with at most this many line breaks (as `&#10;`);
 /// a row with a longer one makes the array a list of sections, where the
@@ -629,8 +629,14 @@ fn raw_cell(s: &str, first: bool) -> Option<RawCell> {
 }
 
 /// Whether [`write_cell`] writes the string `s` as it is: it needs no
-/// escape there.
+/// escape there, and is ASCII (a cell with other characters is measured
+/// the long way, as [`raw_cell`]'s pass does, so the estimate, and every
+/// choice made with it, stays as it was when the escaper's quick test
+/// took no character beyond ASCII).
 fn is_raw_cell(s: &str, first: bool) -> bool {
+    if !s.is_ascii() {
+        return false;
+    }
     if first {
         escape::is_plain(s, true)
     } else {
@@ -939,7 +945,7 @@ fn leaves<'v, V: ValueView<'v>>(
             }
             // Most strings have no line break: one search says so.
             ViewKind::String(s)
-                if s.contains('\n')
+                if schema::has_line_feed(s)
                     && s.bytes().filter(|&b| b == b'\n').count() > MAX_CELL_BREAKS =>
             {
                 false

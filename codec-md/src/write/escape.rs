@@ -46,7 +46,8 @@ impl Context {
 /// Bytes that may need attention: markdown punctuation, controls, DEL and
 /// every non-ASCII byte (invisible and bidi characters, Unicode
 /// whitespace). A string without any of them, not starting or ending with
-/// whitespace, is written as it is.
+/// whitespace, is written as it is; one whose only marked bytes are
+/// beyond ASCII has its characters looked at ([`is_plain_from`]).
 pub(super) const fn special_bytes() -> [bool; 256] {
     let mut table = [false; 256];
     let mut b = 0;
@@ -80,10 +81,41 @@ pub(super) fn is_plain(s: &str, line_start: bool) -> bool {
     plain_edges(bytes, line_start)
         && match first_marked(bytes, &SPECIAL) {
             None => true,
-            Some(from) => !bytes[from..].iter().enumerate().any(|(i, &b)| {
-                SPECIAL[usize::from(b)] && !(b == b'_' && is_intraword(bytes, from + i))
+            Some(from) => is_plain_from(s, from, |at, b| {
+                !SPECIAL[usize::from(b)] || (b == b'_' && is_intraword(bytes, at))
             }),
         }
+}
+
+/// Whether the characters of `s` from `from` (or the start of the
+/// character it falls in) are written as they are: each ASCII byte as
+/// `ascii` says (given its position), and every other character unless
+/// markdown never holds it raw (R1) or it is whitespace at an edge (R2).
+/// The escaper's other rules look only at ASCII punctuation, so a string
+/// whose only marked bytes are letters of other scripts, accents or emoji
+/// (most descriptions and names) is plain.
+#[inline]
+fn is_plain_from(s: &str, from: usize, ascii: impl Fn(usize, u8) -> bool) -> bool {
+    let bytes = s.as_bytes();
+    let mut from = from;
+    while !s.is_char_boundary(from) {
+        from -= 1;
+    }
+    bytes[from..].iter().enumerate().all(|(i, &b)| match b {
+        0..=0x7f => ascii(from + i, b),
+        // A character's other bytes: looked at with its first.
+        0x80..=0xbf => true,
+        _ => is_plain_char(s, from + i),
+    })
+}
+
+/// Whether the character starting at byte `at` of `s`, not ASCII, is
+/// written as it is ([`is_plain_from`]).
+fn is_plain_char(s: &str, at: usize) -> bool {
+    let Some(c) = s.get(at..).and_then(|rest| rest.chars().next()) else {
+        return false;
+    };
+    !(is_never_raw(c) || (c.is_whitespace() && (at == 0 || at + c.len_utf8() == s.len())))
 }
 
 /// Where the first eight-byte chunk of `bytes` with a byte marked in
@@ -157,13 +189,13 @@ pub(super) fn is_plain_in(s: &str, context: Context) -> bool {
     };
     first != b' '
         && last != b' '
-        && !bytes[from..].iter().enumerate().any(|(i, &b)| {
-            STRICT_SPECIAL[usize::from(b)]
-                && match b {
-                    b'_' => !is_intraword(bytes, from + i),
-                    b'.' if context == Context::Path => true,
-                    b':' | b'.' => url_trigger(bytes, from + i),
-                    _ => true,
+        && is_plain_from(s, from, |at, b| {
+            !STRICT_SPECIAL[usize::from(b)]
+                || match b {
+                    b'_' => is_intraword(bytes, at),
+                    b'.' if context == Context::Path => false,
+                    b':' | b'.' => !url_trigger(bytes, at),
+                    _ => false,
                 }
         })
 }
@@ -252,7 +284,8 @@ pub(super) fn write_json_line(out: &mut Vec<u8>, json: &str) {
 /// `` ` ``, `<`, `&`, `\`, `_` but intraword, and a `[` only before `](`;
 /// `|` and `#` only in cells and headings), so R12 escapes no autolink
 /// trigger either.
-/// `is_plain` says no to every line with a `[` or a non-ASCII byte, and
+/// `is_plain` says no to every line with a `[` or a character never
+/// written raw, and
 /// this yes to most JSON (nested-config: its paragraph's escaping was a
 /// quarter of its dense rendering, callgrind).
 fn is_quiet_json(json: &str) -> bool {
@@ -704,6 +737,30 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// A string that `is_plain_in` lets through is what the escaper
+        /// writes for it, in every context: the fast path and the rules
+        /// agree, on letters of other scripts, emoji, Unicode whitespace
+        /// and the characters never written raw among the ASCII ones.
+        #[test]
+        fn plain_is_written_as_it_is(
+            s in "[a-z_.:/ *é😎\u{a0}\u{3000}\u{85}\u{ad}\u{200b}\u{2028}\u{feff}\u{1f}]{0,10}",
+        ) {
+            for context in [Context::Value, Context::Cell, Context::Key, Context::Heading, Context::Path] {
+                let mut written = Vec::new();
+                write_line(&mut written, Line::One(&s), context, false);
+                if is_plain_in(&s, context) {
+                    proptest::prop_assert_eq!(String::from_utf8(written).unwrap(), s.clone(), "{:?}", context);
+                }
+            }
+            let mut written = Vec::new();
+            write_line(&mut written, Line::One(&s), Context::Value, true);
+            if is_plain(&s, true) {
+                proptest::prop_assert_eq!(String::from_utf8(written).unwrap(), s.clone());
+            }
+        }
+    }
+
+    proptest::proptest! {
         /// A string that `is_plain` lets through at the start of a line
         /// is what the escaper writes for it there: the fast path and the
         /// rules agree (digits first, with and without a list marker).
@@ -803,12 +860,16 @@ mod tests {
             assert_eq!(first_marked(clean.as_bytes(), &SPECIAL), None, "{len}");
             assert!(is_plain(&clean, false));
             for at in 0..len {
-                for marked in ["*", "\n", "\u{7f}", "\u{e9}"] {
+                for marked in ["*", "\n", "\u{7f}", "\u{200b}", "\u{e9}", "\u{a0}"] {
                     let s = format!("{}{marked}{}", &clean[..at], &clean[at + 1..]);
                     let found = first_marked(s.as_bytes(), &SPECIAL);
                     assert_eq!(found, Some(at / 8 * 8), "{s:?}");
-                    assert!(!is_plain(&s, false), "{s:?}");
-                    assert!(!is_plain_in(&s, Context::Key), "{s:?}");
+                    // A letter is plain anywhere, a no-break space but at
+                    // an edge; the others never.
+                    let plain =
+                        marked == "\u{e9}" || (marked == "\u{a0}" && at > 0 && at + 1 < len);
+                    assert_eq!(is_plain(&s, false), plain, "{s:?}");
+                    assert_eq!(is_plain_in(&s, Context::Key), plain, "{s:?}");
                 }
                 // `_` between letters is plain; at an edge of a word, not.
                 let s = format!("{}_{}", &clean[..at], &clean[at + 1..]);

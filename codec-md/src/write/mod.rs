@@ -271,7 +271,7 @@ impl<'o, L: Layout> Writer<'o, L> {
                 self.out.push(b'\n');
                 self.item_written();
             }
-            ViewKind::String(s) if s.contains('\n') && schema::fence_eligible(s) => {
+            ViewKind::String(s) if schema::has_line_feed(s) && schema::fence_eligible(s) => {
                 self.block();
                 fence::write(self.out, s, None, b"");
                 self.item_written();

@@ -25,7 +25,7 @@ use super::default::DefaultLayout;
 use super::escape::{self, Context};
 use super::lossless::LosslessLayout;
 use super::{Layout, Options, Writer, MAX_HEADING};
-use crate::schema::Label;
+use crate::schema::{self, Label};
 use crate::Profile;
 
 /// The encoder of `shape`'s rows in `options`' profile: the default and
@@ -142,7 +142,7 @@ fn flat<'v, V: ValueView<'v>>(row: V) -> Option<V::Members> {
     let members = row.as_object()?;
     let flat = members.len() > 0
         && members.clone().all(|(_, value)| match value.kind() {
-            ViewKind::String(s) => !s.contains('\n'),
+            ViewKind::String(s) => !schema::has_line_feed(s),
             ViewKind::Array(_) | ViewKind::Object(_) => false,
             _ => true,
         });
