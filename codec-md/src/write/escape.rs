@@ -239,6 +239,17 @@ impl KeyWriter {
     /// Writes `key` as [`write_str`] does in [`Context::Key`].
     #[inline]
     pub(super) fn write(&mut self, out: &mut Vec<u8>, key: &str) {
+        self.write_in(out, key, Context::Key);
+    }
+
+    /// Writes `key` as [`write_str`] does in `context`, [`Context::Key`]
+    /// or [`Context::Heading`]: the two strict contexts take the same
+    /// strings as they are (a `#`, which only a heading escapes, is never
+    /// plain), so one memory of plain keys serves both (a record's
+    /// nested objects repeat their headings as its members their keys).
+    #[inline]
+    pub(super) fn write_in(&mut self, out: &mut Vec<u8>, key: &str, context: Context) {
+        debug_assert!(matches!(context, Context::Key | Context::Heading));
         let address = key.as_ptr() as usize;
         let slot = (address ^ (address >> 6) ^ key.len()) % KEY_SLOTS;
         if self.plain[slot] == (address, key.len()) || is_plain_in(key, Context::Key) {
@@ -246,7 +257,7 @@ impl KeyWriter {
             out.extend_from_slice(key.as_bytes());
             return;
         }
-        write_line(out, Line::One(key), Context::Key, false);
+        write_line(out, Line::One(key), context, false);
     }
 }
 

@@ -557,7 +557,7 @@ impl<'o, L: Layout> Writer<'o, L> {
             Label::Key("") => {}
             Label::Key(key) => {
                 self.out.push(b' ');
-                escape::write_str(self.out, key, Context::Heading);
+                self.keys.write_in(self.out, key, Context::Heading);
             }
             Label::Index(i) => {
                 self.out.push(b' ');
