@@ -487,25 +487,27 @@ impl<'o, L: Layout> Writer<'o, L> {
         depth: usize,
     ) -> Result<(), EncodeError> {
         let start = self.out.len();
-        self.out.extend_from_slice(b"- ");
+        // The marks around the label in as few writes as they can be.
+        let end: &[u8] = if fence.is_some() { b":\n" } else { b": " };
         match label {
             // `****` is literal text, so an empty key is no key at all.
-            Label::Key("") => {}
+            Label::Key("") => self.out.extend_from_slice(b"- "),
             Label::Key(key) => {
-                self.out.extend_from_slice(b"**");
+                self.out.extend_from_slice(b"- **");
                 self.keys.write(self.out, key);
                 self.out.extend_from_slice(b"**");
             }
-            Label::Index(i) => self.index(i, true),
+            Label::Index(i) => {
+                self.out.extend_from_slice(b"- ");
+                self.index(i, true);
+            }
         }
-        self.out.push(b':');
+        self.out.extend_from_slice(end);
         if let Some((s, language)) = fence {
-            self.out.push(b'\n');
             fence::write(self.out, s, language, b"  ");
             self.item_written();
             return Ok(());
         }
-        self.out.push(b' ');
         match kind {
             ViewKind::Array(items) => {
                 self.enter(depth)?;
@@ -552,7 +554,7 @@ impl<'o, L: Layout> Writer<'o, L> {
     fn heading(&mut self, label: Label<'_>, level: usize) {
         self.block();
         let hashes = level.min(MAX_HEADING);
-        self.out.resize(self.out.len() + hashes, b'#');
+        self.out.extend_from_slice(&b"######"[..hashes]);
         match label {
             Label::Key("") => {}
             Label::Key(key) => {
