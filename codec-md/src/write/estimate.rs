@@ -229,14 +229,30 @@ impl Word {
     }
 }
 
-/// The estimate of a number's text alone: one run when it is digits only
-/// (most numbers), else as any text.
+/// The estimate of a number's text alone. Most numbers are digits, with
+/// perhaps a `-` before them and a `.` inside: their digit runs, since a
+/// lone punctuation byte before a digit costs nothing ([`run_cost`]);
+/// any other text (an exponent) as any text.
 pub(super) fn number_hundredths(text: &[u8]) -> usize {
     if text.iter().all(u8::is_ascii_digit) {
-        run_cost(DIGIT, text.len(), false, false)
-    } else {
-        estimate_hundredths(text)
+        return run_cost(DIGIT, text.len(), false, false);
     }
+    number_text_hundredths(text)
+}
+
+/// [`number_hundredths`] of a number that is not digits alone.
+fn number_text_hundredths(text: &[u8]) -> usize {
+    let unsigned = text.strip_prefix(b"-").unwrap_or(text);
+    let (whole, fraction) = match unsigned.iter().position(|&b| b == b'.') {
+        Some(point) => (&unsigned[..point], Some(&unsigned[point + 1..])),
+        None => (unsigned, None),
+    };
+    let digits = |run: &[u8]| !run.is_empty() && run.iter().all(u8::is_ascii_digit);
+    if digits(whole) && fraction.is_none_or(digits) {
+        let fraction = fraction.map_or(0, |run| run_cost(DIGIT, run.len(), false, false));
+        return run_cost(DIGIT, whole.len(), false, false) + fraction;
+    }
+    estimate_hundredths(text)
 }
 
 /// The estimate of `text` whole, in hundredths of a token.
@@ -344,7 +360,29 @@ mod tests {
 
     #[test]
     fn numbers_cost_their_text() {
-        for text in ["", "7", "123", "1234567", "-1", "1.5e-3", "0.25"] {
+        for text in [
+            "",
+            "7",
+            "123",
+            "1234567",
+            "-1",
+            "1.5e-3",
+            "0.25",
+            "-0.5",
+            "3959.77",
+            "-12",
+            "1.",
+            ".5",
+            "-",
+            "-.",
+            "1e5",
+            "1E+07",
+            "-0.0",
+            "12.345678",
+            "1..2",
+            "--1",
+            "1-2",
+        ] {
             assert_eq!(
                 number_hundredths(text.as_bytes()),
                 reference(text.as_bytes()),
@@ -394,6 +432,15 @@ mod tests {
             }
             estimate.feed(&bytes[at..]);
             proptest::prop_assert_eq!(estimate.finish(), reference(bytes));
+        }
+
+        /// A number's text costs what the reference says, whatever its
+        /// shape (sign, point, exponent, or none).
+        #[test]
+        fn numbers_of_any_shape_cost_their_text(
+            text in "-?[0-9]{0,6}(\\.[0-9]{0,6})?([eE][+-]?[0-9]{1,3})?",
+        ) {
+            proptest::prop_assert_eq!(number_hundredths(text.as_bytes()), reference(text.as_bytes()));
         }
 
         /// A word between punctuation costs what it costs alone.
