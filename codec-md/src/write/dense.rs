@@ -29,7 +29,7 @@ use std::collections::HashMap;
 use codec_core::{EncodeError, ValueView, ViewKind};
 
 use super::escape::{self, Context, Scalar};
-use super::estimate::{self, estimate_hundredths, Estimate, Word};
+use super::estimate::{self, estimate_hundredths, Estimate, Measure, Word};
 use super::json;
 use super::{Layout, Writer};
 use crate::schema::{self, elements, is_inline_list, members, same_key};
@@ -547,7 +547,16 @@ fn dense_table<'v, V: ValueView<'v>>(
                     // Cannot fail: the table checked the depth of its cells.
                     let _ = write_cell(out, value, first, table.max_depth);
                     if out.get(at) == Some(&b'`') {
-                        json += estimate_hundredths(&out[at + 1..out.len() - 1]);
+                        // A JSON cell: its JSON is the row's JSON there
+                        // and the cell's markdown between backticks,
+                        // measured once for both.
+                        let end = out.len() - 1;
+                        if let Some(measure) = Measure::new(&out[at + 1..end]) {
+                            json += measure.alone();
+                            markdown.feed(&out[fed..at + 1]);
+                            markdown.feed_measure(&measure);
+                            fed = end;
+                        }
                     }
                 }
             }

@@ -109,6 +109,30 @@ impl Estimate {
         self.space = false;
     }
 
+    /// The text continues with the text `measure` measured: it costs
+    /// what feeding its bytes would.
+    #[inline]
+    pub(super) fn feed_measure(&mut self, measure: &Measure) {
+        if self.len > 0 && self.class == measure.first {
+            // Its first run extends the open one.
+            self.len += measure.first_len;
+        } else {
+            if self.len > 0 {
+                self.close(measure.first == LETTER);
+            }
+            self.class = measure.first;
+            self.len = measure.first_len;
+            self.space = measure.first_space;
+        }
+        if let Some(rest) = &measure.rest {
+            self.close(rest.letter);
+            self.hundredths += rest.middle;
+            self.class = rest.last;
+            self.len = rest.last_len;
+            self.space = rest.last_space;
+        }
+    }
+
     /// The hundredths of a token of everything fed.
     pub(super) fn finish(mut self) -> usize {
         if self.len > 0 {
@@ -137,6 +161,80 @@ fn run_cost(class: u8, len: usize, space: bool, letter: bool) -> usize {
         // A space before a word is part of the word's token.
         _ if letter && !space => 60,
         _ => 0,
+    }
+}
+
+/// Any text measured once to be fed after other text
+/// ([`Estimate::feed_measure`]) and to be estimated alone
+/// ([`Measure::alone`]): a JSON cell of the dense profile, whose JSON is
+/// both the cell's markdown and its part of the row's JSON. Its first run
+/// may merge with the run open before it, and what that run costs
+/// depends on the run after it, so both are kept apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Measure {
+    /// Its first run: class, length, and whether it is one space.
+    first: u8,
+    first_len: usize,
+    first_space: bool,
+    /// The runs after the first, when there are any.
+    rest: Option<Rest>,
+    /// What the whole text costs alone.
+    alone: usize,
+}
+
+/// The runs of a [`Measure`]d text after its first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Rest {
+    /// Whether the second run is of letters (the first costs by it).
+    letter: bool,
+    /// What its runs from the second to the one before the last cost.
+    middle: usize,
+    /// Its last run, left open.
+    last: u8,
+    last_len: usize,
+    last_space: bool,
+}
+
+impl Measure {
+    /// `text`'s measure, in one pass; `None` when it is empty.
+    pub(super) fn new(text: &[u8]) -> Option<Measure> {
+        let first = CLASS[usize::from(*text.first()?)];
+        let first_len = text
+            .iter()
+            .take_while(|&&b| CLASS[usize::from(b)] == first)
+            .count();
+        let first_space = text[0] == b' ';
+        let Some(&second) = text.get(first_len) else {
+            return Some(Measure {
+                first,
+                first_len,
+                first_space,
+                rest: None,
+                alone: run_cost(first, first_len, first_space, false),
+            });
+        };
+        let letter = CLASS[usize::from(second)] == LETTER;
+        let mut after = Estimate::new();
+        after.feed(&text[first_len..]);
+        let rest = Rest {
+            letter,
+            middle: after.hundredths,
+            last: after.class,
+            last_len: after.len,
+            last_space: after.space,
+        };
+        Some(Measure {
+            first,
+            first_len,
+            first_space,
+            rest: Some(rest),
+            alone: run_cost(first, first_len, first_space, letter) + after.finish(),
+        })
+    }
+
+    /// What the text costs alone: [`estimate_hundredths`] of it.
+    pub(super) fn alone(&self) -> usize {
+        self.alone
     }
 }
 
@@ -432,6 +530,27 @@ mod tests {
             }
             estimate.feed(&bytes[at..]);
             proptest::prop_assert_eq!(estimate.finish(), reference(bytes));
+        }
+
+        /// A measured text fed after any text and before any costs what
+        /// its bytes cost there, and alone what it costs alone.
+        #[test]
+        fn a_measure_costs_its_bytes(
+            before in "([a-z]{0,3}|[0-9]{0,3}|[ ,.|`\\[{-]{0,2}|\n?|é){0,3}",
+            text in "([a-z]{0,4}|[0-9]{0,4}|[ ,.:\\[\\]{}\"-]{0,3}|\n?|é){1,6}",
+            after in "([a-z]{0,3}|[0-9]{0,3}|[ ,.|`\\]}-]{0,2}|\n?){0,2}",
+        ) {
+            let Some(measure) = Measure::new(text.as_bytes()) else {
+                proptest::prop_assert!(text.is_empty());
+                return Ok(());
+            };
+            proptest::prop_assert_eq!(measure.alone(), reference(text.as_bytes()));
+            let mut estimate = Estimate::new();
+            estimate.feed(before.as_bytes());
+            estimate.feed_measure(&measure);
+            estimate.feed(after.as_bytes());
+            let whole = format!("{before}{text}{after}");
+            proptest::prop_assert_eq!(estimate.finish(), reference(whole.as_bytes()));
         }
 
         /// A number's text costs what the reference says, whatever its
