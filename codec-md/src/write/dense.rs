@@ -854,11 +854,15 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
         max_depth: usize,
         short: bool,
     ) -> Result<Option<DenseTable<'v, V>>, EncodeError> {
+        // The rows to come, to size the table's lists once rather than
+        // grow them step by step (a small table's growth was a tenth of
+        // its rendering); bounded, since a table can still fail.
+        let expected = rows.size_hint().0.min(MAX_RESERVED_ROWS);
         let mut table = DenseTable {
             keyed,
             columns: Vec::new(),
             index: None,
-            rows: Vec::new(),
+            rows: Vec::with_capacity(expected),
             cells: Vec::new(),
             max_depth,
             reached: 0,
@@ -882,6 +886,11 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
                 continue;
             }
             table.cells.truncate(row_start);
+            if table.rows.is_empty() {
+                // Most first rows are flat: a cell and a column a member.
+                table.cells.reserve(map.len());
+                table.columns.reserve(map.len());
+            }
             let mut at = 0;
             let (columns, index, cells) = (&mut table.columns, &mut table.index, &mut table.cells);
             let fits = leaves::<V>(
@@ -917,6 +926,10 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
             if !fits {
                 return Ok(None);
             }
+            if table.rows.is_empty() {
+                // The first row's cells for each row.
+                table.cells.reserve(at * expected.saturating_sub(1));
+            }
             // Columns only grow: a table that has a nested one keeps it.
             flat = flat && table.columns.iter().all(|column| column.len() == 1);
             present += at;
@@ -931,6 +944,9 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
         Ok((!table.columns.is_empty() && dense_enough).then_some(table))
     }
 }
+
+/// The most rows a table reserves room for before it has them.
+const MAX_RESERVED_ROWS: usize = 1024;
 
 /// Pushes the cells of a row that lists the table's first columns in
 /// their order, each a scalar with no line break (most rows of a table
