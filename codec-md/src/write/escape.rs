@@ -9,8 +9,6 @@
 //! paths, URLs, dates, emails) are written byte for byte. Most strings take
 //! the fast path: one table lookup per byte and a single copy.
 
-use std::io::Write;
-
 use codec_core::{NumberView, ValueView, ViewKind};
 
 /// Where inline text is written. The context decides which characters can
@@ -578,9 +576,12 @@ pub(super) const fn is_never_raw(c: char) -> bool {
         | '\u{2028}' | '\u{2029}' | '\u{2060}'..='\u{206f}' | '\u{feff}')
 }
 
+/// `&#N;`, `N` the code point in decimal (without the formatting
+/// machinery: a stack trace's line breaks are a reference each).
 fn write_ref(out: &mut Vec<u8>, c: char) {
-    // Writing to a Vec cannot fail.
-    let _ = write!(out, "&#{};", u32::from(c));
+    out.extend_from_slice(b"&#");
+    out.extend_from_slice(itoa::Buffer::new().format(u32::from(c)).as_bytes());
+    out.push(b';');
 }
 
 /// Writes one string of the line; returns whether anything was escaped.
@@ -603,14 +604,18 @@ fn write_escaped(out: &mut Vec<u8>, s: &str, index: usize, plan: &Plan) -> bool 
     let mut chars = s.char_indices().peekable();
     let mut prev: Option<char> = None;
     let line_start = plan.line_start && index == 0;
+    // A space inside the text (not at an edge, R2) is quiet too: no rule
+    // escapes it, and the rules that look at what follows a character
+    // peek at it rather than take it.
+    let quiet = |i: usize| {
+        let b = bytes[i];
+        QUIET[usize::from(b)] || (b == b' ' && i >= lead_end && i < trail_start)
+    };
     while let Some((at, c)) = chars.next() {
         // A run of bytes no rule looks at is copied as it is (the start of
         // a paragraph line looks at its first byte).
-        if QUIET[usize::from(bytes[at])] && !(line_start && at == 0) {
-            let run = bytes[at..]
-                .iter()
-                .take_while(|&&b| QUIET[usize::from(b)])
-                .count();
+        if quiet(at) && !(line_start && at == 0) {
+            let run = (at..bytes.len()).take_while(|&i| quiet(i)).count();
             out.extend_from_slice(&bytes[at..at + run]);
             prev = Some(char::from(bytes[at + run - 1]));
             // Quiet bytes are ASCII: one char each.
@@ -873,6 +878,11 @@ mod tests {
             ("a\nb", Value, "a&#10;b"),
             ("x\0y", Cell, "x&#0;y"),
             (" a ", Value, "&#32;a&#32;"),
+            // Inner spaces stay raw beside escapes; edge ones are refs.
+            ("  a *b*  c\u{a0}", Value, "&#32;&#32;a \\*b\\*  c&#160;"),
+            ("x \\ y", Value, "x \\ y"),
+            ("< a> b", Value, "< a> b"),
+            ("a\u{3000}b c", Cell, "a\u{3000}b c"),
             ("\u{202e}", Value, "&#8238;"),
             // C1 controls: U+0085 (NEL) breaks lines for some readers.
             ("a\u{85}b\u{80}c\u{9f}", Value, "a&#133;b&#128;c&#159;"),
