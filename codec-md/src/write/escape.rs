@@ -205,7 +205,52 @@ pub(super) fn write_str(out: &mut Vec<u8>, s: &str, context: Context) {
         out.extend_from_slice(s.as_bytes());
         return;
     }
+    write_escaped_str(out, s, context);
+}
+
+/// [`write_str`] of a string that is not plain, out of line: most are.
+fn write_escaped_str(out: &mut Vec<u8>, s: &str, context: Context) {
+    if !context.strict() && is_plain_but_line_feeds(s) {
+        write_line_feeds_as_refs(out, s);
+        return;
+    }
     write_line(out, Line::One(s), context, false);
+}
+
+/// Whether `s` is plain ([`is_plain`]) but for line feeds inside it, and
+/// holds no autolink trigger: lines of text, a stack trace in a dense
+/// cell. The escaper would write each line feed as a reference (R1) and
+/// nothing else: no rule pairs with a line feed, and with no trigger
+/// R12's second writing cannot happen.
+fn is_plain_but_line_feeds(s: &str) -> bool {
+    let bytes = s.as_bytes();
+    let last = bytes.len().wrapping_sub(1);
+    plain_edges(bytes, false)
+        && !matches!(bytes.first(), Some(b'\n'))
+        && !matches!(bytes.last(), Some(b'\n'))
+        && match first_marked(bytes, &SPECIAL) {
+            None => true,
+            Some(from) => is_plain_from(s, from, |at, b| match b {
+                b'\n' => at != 0 && at != last,
+                _ => !SPECIAL[usize::from(b)] || (b == b'_' && is_intraword(bytes, at)),
+            }),
+        }
+        // R12's triggers are not marked: looked for over the whole text.
+        && !bytes
+            .iter()
+            .enumerate()
+            .any(|(at, &b)| matches!(b, b':' | b'.') && url_trigger(bytes, at))
+}
+
+/// Writes `s`, [`is_plain_but_line_feeds`], with `&#10;` for each line
+/// feed: what the escaper writes for it.
+fn write_line_feeds_as_refs(out: &mut Vec<u8>, s: &str) {
+    for (i, line) in s.split('\n').enumerate() {
+        if i > 0 {
+            out.extend_from_slice(b"&#10;");
+        }
+        out.extend_from_slice(line.as_bytes());
+    }
 }
 
 /// Writes the keys of list lines (`- **key**:`, [`Context::Key`]),
@@ -786,6 +831,37 @@ mod tests {
             })
             && !bytes.windows(2).any(|pair| pair == b"](")
             && !json.chars().any(is_never_raw)
+    }
+
+    proptest::proptest! {
+        /// Lines that are plain but for their line feeds are written as
+        /// the escaper writes them, in a value and in a cell.
+        #[test]
+        fn line_feeds_as_refs_are_what_the_escaper_writes(
+            pieces in proptest::collection::vec(
+                proptest::prop_oneof![
+                    6 => "[a-z0-9 ,:./()-]{1,6}",
+                    2 => "\n",
+                    1 => "_|a_b|é|\u{a0}|\u{2028}|\\*|`|<|&|\\[|\\]\\(|\t|\r|http://|www\\.|mailto:",
+                ],
+                0..8,
+            ),
+        ) {
+            let s = pieces.concat();
+            if is_plain_but_line_feeds(&s) {
+                for context in [Context::Value, Context::Cell] {
+                    let mut expected = Vec::new();
+                    write_line(&mut expected, Line::One(&s), context, false);
+                    let mut written = Vec::new();
+                    write_line_feeds_as_refs(&mut written, &s);
+                    proptest::prop_assert_eq!(
+                        String::from_utf8(written).unwrap(),
+                        String::from_utf8(expected).unwrap(),
+                        "{:?} {:?}", s, context
+                    );
+                }
+            }
+        }
     }
 
     proptest::proptest! {
