@@ -226,10 +226,9 @@ fn is_plain_but_line_feeds(s: &str) -> bool {
     let bytes = s.as_bytes();
     let last = bytes.len().wrapping_sub(1);
     plain_edges(bytes, false)
-        && !matches!(bytes.first(), Some(b'\n'))
-        && !matches!(bytes.last(), Some(b'\n'))
         && match first_marked(bytes, &SPECIAL) {
             None => true,
+            // A line feed at an edge is marked, so it is seen here.
             Some(from) => is_plain_from(s, from, |at, b| match b {
                 b'\n' => at != 0 && at != last,
                 _ => !SPECIAL[usize::from(b)] || (b == b'_' && is_intraword(bytes, at)),
