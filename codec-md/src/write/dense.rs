@@ -927,8 +927,11 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
                 return Ok(None);
             }
             if table.rows.is_empty() {
-                // The first row's cells for each row.
-                table.cells.reserve(at * expected.saturating_sub(1));
+                // The first row's cells for each row, bounded: a wide
+                // first row times many rows must not reserve more than
+                // the input could fill.
+                let cells = at.saturating_mul(expected.saturating_sub(1));
+                table.cells.reserve(cells.min(MAX_RESERVED_CELLS));
             }
             // Columns only grow: a table that has a nested one keeps it.
             flat = flat && table.columns.iter().all(|column| column.len() == 1);
@@ -947,6 +950,10 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
 
 /// The most rows a table reserves room for before it has them.
 const MAX_RESERVED_ROWS: usize = 1024;
+
+/// The most cells a table reserves room for before it has them (a first
+/// row of 100,000 keys over 1,024 rows would have reserved 2.4 GB).
+const MAX_RESERVED_CELLS: usize = 16 * 1024;
 
 /// Pushes the cells of a row that lists the table's first columns in
 /// their order, each a scalar with no line break (most rows of a table
