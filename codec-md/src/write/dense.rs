@@ -49,6 +49,14 @@ const MAX_CELL_BREAKS: usize = 8;
 /// two line feeds, ```` ``` ````): 5 in o200k.
 const FENCE_TOKENS: usize = 5;
 
+/// A table of at least this many rows leaves the words it writes as they
+/// are out of both its estimates ([`is_raw_word`]) rather than measure
+/// them. Smaller tables measure them: those are the tables whose bound
+/// may not decide (nested-config's, of two and three rows), and their
+/// markdown would then be estimated again (nested-config: 255k
+/// instructions an encoding measuring, 270k leaving out).
+const MIN_ROWS_LEAVING_WORDS_OUT: usize = 4;
+
 /// A keyed table needs at least this many rows. A map with one object
 /// member is better as its section: as a one-row table its columns would
 /// flatten everything below (keyed: the 500 flags under `flags` would be
@@ -65,7 +73,8 @@ pub(super) struct DenseLayout {
     /// Keep the markdown whatever the estimate says: for the rule tests,
     /// whose small inputs JSON would win. False outside them.
     markdown_only: bool,
-    /// Estimate every table's JSON, as if no bound could decide: for the
+    /// Estimate every table's JSON, as if no bound could decide, and
+    /// every word of every table ([`MIN_ROWS_LEAVING_WORDS_OUT`]): for the
     /// test that the bounds change no choice. False outside it.
     exact_always: bool,
     /// Write every container's JSON whole, copying no section's: for the
@@ -73,9 +82,9 @@ pub(super) struct DenseLayout {
     rewrite_json: bool,
     /// What the JSON estimate keeps from one container to the next.
     scratch: json::JsonScratch,
-    /// The tables whose JSON has only a lower bound so far (id, bound), in
-    /// the order they were written: see [`markdown_or_json`].
-    loose: Vec<(usize, usize)>,
+    /// The tables whose JSON has only a lower bound so far, in the order
+    /// they were written: see [`markdown_or_json`].
+    loose: Vec<Loose>,
     /// The JSON of the container being written as JSON, before it goes
     /// into the output.
     json: Vec<u8>,
@@ -127,6 +136,22 @@ impl Layout for DenseLayout {
     ) -> Result<(), EncodeError> {
         markdown_or_json(w, value, level, depth, false)
     }
+}
+
+/// A table whose JSON has only a lower bound so far ([`dense_table`]).
+/// When it left words out of both its costs ([`is_raw_word`]) and its
+/// JSON is estimated ([`exact_json`]), its markdown is estimated whole,
+/// from the output, which still holds it.
+#[derive(Debug, Clone, Copy)]
+struct Loose {
+    /// Its [`ValueView::id`].
+    value: usize,
+    /// The bound of its JSON's cost.
+    bound: usize,
+    /// Where its markdown is in the output, when it left words out, and
+    /// what it costs without them.
+    markdown: Option<(usize, usize)>,
+    markdown_cost: usize,
 }
 
 /// A container that [`markdown_or_json`] decided, as the one enclosing it
@@ -184,7 +209,7 @@ fn markdown_or_json<'v, V: ValueView<'v>>(
     let cheaper = |markdown_cost: usize, json_cost: usize| {
         markdown_cost <= json_cost + 100 * FENCE_TOKENS || markdown_only
     };
-    let (markdown_cost, mut json_cost) = match result? {
+    let (mut markdown_cost, mut json_cost) = match result? {
         // A table: its markdown measured, a bound of its JSON.
         Some(costs) => {
             let mut json_cost = costs.json;
@@ -193,7 +218,12 @@ fn markdown_or_json<'v, V: ValueView<'v>>(
                 let strings = costs.deferred.iter();
                 json_cost += strings.map(|s| string_bound(s, scratch)).sum::<usize>();
             }
-            w.layout.loose.push((value.id(), json_cost));
+            w.layout.loose.push(Loose {
+                value: value.id(),
+                bound: json_cost,
+                markdown: costs.words_left_out.then_some((start, w.out.len())),
+                markdown_cost: costs.markdown,
+            });
             (costs.markdown, json_cost)
         }
         None => {
@@ -221,9 +251,11 @@ fn markdown_or_json<'v, V: ValueView<'v>>(
 
     let undecided = !cheaper(markdown_cost, json_cost);
     if (undecided || w.layout.exact_always) && w.layout.loose.len() > loose_from {
-        // The bound cannot say: the exact cost, from the tables' JSON.
-        let (exact, bound) = exact_json(w, value, depth, loose_from)?;
-        json_cost = json_cost - bound + exact;
+        // The bound cannot say: the exact cost, from the tables' JSON,
+        // and the words they left out, back in the markdown's.
+        let exact = exact_json(w, value, depth, loose_from)?;
+        json_cost = json_cost - exact.bound + exact.json;
+        markdown_cost += exact.words;
     }
     let keep_markdown = cheaper(markdown_cost, json_cost);
     let mut fence = None;
@@ -272,52 +304,70 @@ fn markdown_or_json<'v, V: ValueView<'v>>(
 /// Estimates the JSON of the tables inside `value` (a container at
 /// `depth`) whose JSON is only bounded: the [`DenseLayout::loose`] ones
 /// from `loose_from` on, all of them inside `value`, since the walk
-/// decides depth first. Returns what their JSON is estimated to cost and
-/// the sum of their bounds, and forgets them: the caller's cost is exact.
+/// decides depth first. Forgets them: with [`Exact`], the caller's costs
+/// are exact.
 fn exact_json<'v, V: ValueView<'v>>(
     w: &mut Writer<'_, DenseLayout>,
     value: V,
     depth: usize,
     loose_from: usize,
-) -> Result<(usize, usize), EncodeError> {
+) -> Result<Exact, EncodeError> {
     let mut tables = w.layout.loose.split_off(loose_from);
-    tables.sort_unstable_by_key(|&(id, _)| id);
-    let bound = tables.iter().map(|&(_, bound)| bound).sum();
+    tables.sort_unstable_by_key(|table| table.value);
+    let out = &*w.out;
+    let mut exact = Exact {
+        json: 0,
+        bound: tables.iter().map(|table| table.bound).sum(),
+        words: 0,
+    };
     let mut left = tables.len();
-    let mut exact = 0;
     let (max_depth, scratch) = (w.max_depth, &mut w.layout.scratch);
     find_tables(
         value,
         depth,
         &tables,
         &mut left,
-        &mut |table, depth, bound| {
+        &mut |value, depth, table| {
             let mut estimate = Estimate::new();
             let never = |_: V| false;
-            json::estimate_skipping(&mut estimate, table, depth, max_depth, &never, scratch)?;
+            json::estimate_skipping(&mut estimate, value, depth, max_depth, &never, scratch)?;
             let estimate = estimate.finish();
+            let words = table.markdown.map_or(0, |(from, to)| {
+                estimate_hundredths(&out[from..to]) - table.markdown_cost
+            });
+            let bound = table.bound + words;
             debug_assert!(bound <= estimate, "bound {bound} above {estimate}");
-            exact += estimate;
+            exact.json += estimate;
+            exact.words += words;
             Ok(())
         },
     )?;
-    Ok((exact, bound))
+    Ok(exact)
 }
 
-/// Calls `found` with each of `tables` (ids and bounds, sorted by id)
-/// inside `value`, a container at `depth`, with the table's depth and
-/// bound; `left` counts those not found yet. Tables hold no sections, so
-/// none is inside another.
+/// What [`exact_json`] found of the tables it estimated: what their JSON
+/// costs, the sum of the bounds it replaces, and what the words the
+/// tables left out of both estimates cost ([`is_raw_word`]), which the
+/// JSON's cost now holds and the markdown's must too.
+struct Exact {
+    json: usize,
+    bound: usize,
+    words: usize,
+}
+
+/// Calls `found` with each of `tables` (sorted by value) inside `value`,
+/// a container at `depth`, with the table's depth; `left` counts those
+/// not found yet. Tables hold no sections, so none is inside another.
 fn find_tables<'v, V: ValueView<'v>>(
     value: V,
     depth: usize,
-    tables: &[(usize, usize)],
+    tables: &[Loose],
     left: &mut usize,
-    found: &mut impl FnMut(V, usize, usize) -> Result<(), EncodeError>,
+    found: &mut impl FnMut(V, usize, &Loose) -> Result<(), EncodeError>,
 ) -> Result<(), EncodeError> {
-    if let Ok(i) = tables.binary_search_by_key(&value.id(), |&(id, _)| id) {
+    if let Ok(i) = tables.binary_search_by_key(&value.id(), |table| table.value) {
         *left -= 1;
-        return found(value, depth, tables[i].1);
+        return found(value, depth, &tables[i]);
     }
     let mut visit = |child: V| match child.is_scalar() || *left == 0 {
         true => Ok(()),
@@ -373,6 +423,8 @@ struct Costs<'v> {
     markdown: usize,
     json: usize,
     deferred: Vec<&'v str>,
+    /// Whether both costs leave out the words of [`is_raw_word`].
+    words_left_out: bool,
 }
 
 /// The markdown of a container: a dense table when it is one, else the
@@ -441,6 +493,17 @@ fn markdown<'v, V: ValueView<'v>>(
 /// Measured on tabular (callgrind): estimating the JSON of every table
 /// was 40% of a dense rendering; the bound decides every table of the
 /// benchmark datasets but nested-config's, which is written as JSON.
+///
+/// A table of [`MIN_ROWS_LEAVING_WORDS_OUT`] rows or more does not
+/// measure the words it writes as they are: strings that
+/// [`is_raw_word`], numbers that start and end with a digit, booleans.
+/// Each is the same text in both, costing what it costs alone in both
+/// (between pipes or a pipe and a line feed, between quotes or
+/// punctuation), so it is left out of both costs ([`leave_out`]), and
+/// what decides, the difference of the two, is the same. Only where
+/// the bound cannot decide is the markdown estimated whole
+/// ([`exact_json`]), so that both costs hold the words again. Measuring
+/// those words was a third of github's dense rendering (callgrind).
 fn dense_table<'v, V: ValueView<'v>>(
     w: &mut Writer<'_, DenseLayout>,
     table: &DenseTable<'v, V>,
@@ -479,6 +542,10 @@ fn dense_table<'v, V: ValueView<'v>>(
     let mut json = 0;
     let mut deferred = Vec::new();
     let mut row_start = 0;
+    let words_left_out = table.rows.len() >= MIN_ROWS_LEAVING_WORDS_OUT && !w.layout.exact_always;
+    // What the words left out of both estimates cost, when debug
+    // assertions check it.
+    let mut left_out = 0;
     for &(key, row_end) in &table.rows {
         cells.iter_mut().for_each(|cell| *cell = None);
         for &(column, value) in &table.cells[row_start..row_end] {
@@ -511,6 +578,13 @@ fn dense_table<'v, V: ValueView<'v>>(
             json += key_bound;
             let at = out.len();
             match value.kind() {
+                // Most cells: the same word in both texts, left out of
+                // both estimates (their difference is what decides).
+                ViewKind::String(s) if words_left_out && is_raw_word(s, first) => {
+                    out.extend_from_slice(s.as_bytes());
+                    leave_out(&mut markdown, out, &mut fed, at, &mut left_out);
+                    json += KEY_PUNCTUATION;
+                }
                 ViewKind::String(s) => match raw_cell(s, first) {
                     Some(RawCell { word, quote }) => {
                         out.extend_from_slice(s.as_bytes());
@@ -537,7 +611,18 @@ fn dense_table<'v, V: ValueView<'v>>(
                 },
                 ViewKind::Number(n) => {
                     n.write_to(out);
-                    json += estimate::number_hundredths(&out[at..]) + KEY_PUNCTUATION;
+                    let text = &out[at..];
+                    if words_left_out && is_word(text) {
+                        leave_out(&mut markdown, out, &mut fed, at, &mut left_out);
+                        json += KEY_PUNCTUATION;
+                    } else {
+                        json += estimate::number_hundredths(text) + KEY_PUNCTUATION;
+                    }
+                }
+                ViewKind::Bool(b) if words_left_out => {
+                    out.extend_from_slice(if b { b"true" } else { b"false" });
+                    leave_out(&mut markdown, out, &mut fed, at, &mut left_out);
+                    json += KEY_PUNCTUATION;
                 }
                 ViewKind::Bool(_) | ViewKind::Null => {
                     let _ = write_cell(out, value, first, table.max_depth);
@@ -568,6 +653,11 @@ fn dense_table<'v, V: ValueView<'v>>(
         out.push(b'\n');
     }
     markdown.feed(&out[fed..]);
+    let markdown = markdown.finish();
+    if cfg!(debug_assertions) {
+        let whole = estimate_hundredths(&out[from..]);
+        debug_assert_eq!(markdown + left_out, whole, "the words left out");
+    }
     // The JSON's depth: its rows and nested objects are containers too,
     // one deeper than the markdown counts them.
     if table.reached + 1 > table.max_depth {
@@ -576,10 +666,37 @@ fn dense_table<'v, V: ValueView<'v>>(
         });
     }
     Ok(Costs {
-        markdown: markdown.finish(),
+        markdown,
         json,
         deferred,
+        words_left_out,
     })
+}
+
+/// Feeds `markdown` the output from `fed` to `at`, and leaves out of it
+/// the word written from `at` on ([`Estimate::skip_word`]), which the
+/// JSON holds as it is: the same text between punctuation, a string
+/// ([`is_raw_word`]), a number or a boolean. With debug assertions, adds
+/// what the word costs to `left_out`, for [`dense_table`]'s check.
+#[inline]
+fn leave_out(
+    markdown: &mut Estimate,
+    out: &[u8],
+    fed: &mut usize,
+    at: usize,
+    left_out: &mut usize,
+) {
+    markdown.feed(&out[*fed..at]);
+    markdown.skip_word(out[at]);
+    *fed = out.len();
+    if cfg!(debug_assertions) {
+        *left_out += Word::new(&out[at..]).map_or(0, |word| word.alone());
+    }
+}
+
+/// Whether `text` starts and ends with an ASCII letter or digit.
+fn is_word(text: &[u8]) -> bool {
+    matches!((text.first(), text.last()), (Some(head), Some(tail)) if head.is_ascii_alphanumeric() && tail.is_ascii_alphanumeric())
 }
 
 /// What the JSON's punctuation on one side of a key (`{"` or `,"` before,
@@ -635,6 +752,27 @@ fn raw_cell(s: &str, first: bool) -> Option<RawCell> {
         // Any other byte it stops at needs an escape.
         Err(_) => None,
     }
+}
+
+/// The bytes a string [`is_raw_word`] has none of: those that may need an
+/// escape in a cell ([`escape::special_bytes`], every byte beyond ASCII
+/// among them), and the quote, which JSON escapes.
+static RAW_WORD_MARKED: [bool; 256] = escape::marked(escape::special_bytes(), b"\"");
+
+/// Whether [`write_cell`] writes the string `s` as it is, the dense JSON
+/// writes it as it is between its quotes, and it starts and ends with an
+/// ASCII letter or digit: then it costs the same in both texts (its runs
+/// are its own, between a pipe and a pipe or a line feed in the markdown,
+/// between quotes in the JSON), and [`dense_table`] leaves it out of both
+/// estimates without measuring it ([`Estimate::skip_word`]). Such a
+/// string is what [`raw_cell`] finds a [`Word`] with no quote, in a pass
+/// with no branch a byte ([`escape::first_marked`]): dates, names, most
+/// identifiers and URLs.
+fn is_raw_word(s: &str, first: bool) -> bool {
+    let bytes = s.as_bytes();
+    is_word(bytes)
+        && escape::plain_edges(bytes, first)
+        && escape::first_marked(bytes, &RAW_WORD_MARKED).is_none()
 }
 
 /// Whether [`write_cell`] writes the string `s` as it is: it needs no
@@ -1239,10 +1377,13 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// A table's JSON is estimated only where its bound cannot decide:
-        /// every choice is the one that estimating every table's JSON
-        /// makes, and every bound is at most that estimate (checked in
-        /// [`exact_json`] when debug assertions are on).
+        /// A table's JSON is estimated only where its bound cannot decide,
+        /// and a large table's words are in neither estimate: every choice
+        /// is the one that estimating all of every table's markdown and
+        /// JSON makes, every bound is at most that estimate (checked in
+        /// [`exact_json`] when debug assertions are on), and the words
+        /// left out cost what they cost in the markdown (checked in
+        /// [`dense_table`]).
         #[test]
         fn bounds_change_no_choice(json in tables_json()) {
             // Random keys may repeat, which the parser refuses.
@@ -1336,11 +1477,34 @@ mod tests {
             1 => proptest::collection::vec((key.clone(), scalar), 1..3)
                 .prop_map(|members| object(&members)),
         ];
-        let record = proptest::collection::vec((key.clone(), cell), 1..5).prop_map(|m| object(&m));
+        let record =
+            proptest::collection::vec((key.clone(), cell.clone()), 1..5).prop_map(|m| object(&m));
+        // Rows of the same columns, a cell sometimes missing: tables of
+        // many rows, where random records are too sparse to be one.
+        let uniform =
+            proptest::collection::btree_set(key.clone(), 1..5).prop_flat_map(move |keys| {
+                let row = proptest::collection::vec(
+                    proptest::option::weighted(0.85, cell.clone()),
+                    keys.len(),
+                );
+                proptest::collection::vec(row, 1..12).prop_map(move |rows| {
+                    let rows: Vec<String> = rows
+                        .iter()
+                        .map(|cells| {
+                            let members = keys.iter().zip(cells);
+                            let members =
+                                members.filter_map(|(k, v)| Some((k.clone(), v.clone()?)));
+                            object(&members.collect::<Vec<_>>())
+                        })
+                        .collect();
+                    format!("[{}]", rows.join(","))
+                })
+            });
         let table = prop_oneof![
             proptest::collection::vec(record.clone(), 1..5)
                 .prop_map(|rows| format!("[{}]", rows.join(","))),
             proptest::collection::vec((key.clone(), record), 2..5).prop_map(|rows| object(&rows)),
+            uniform,
         ];
         let section = prop_oneof![
             table.clone(),

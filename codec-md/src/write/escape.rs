@@ -121,7 +121,7 @@ fn is_plain_char(s: &str, at: usize) -> bool {
 /// branch per byte (the byte-by-byte search was a tenth of rendering
 /// nested records, callgrind).
 #[inline]
-fn first_marked(bytes: &[u8], table: &[bool; 256]) -> Option<usize> {
+pub(super) fn first_marked(bytes: &[u8], table: &[bool; 256]) -> Option<usize> {
     let mut chunks = bytes.chunks_exact(8);
     let mut at = 0;
     for chunk in &mut chunks {

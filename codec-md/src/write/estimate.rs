@@ -109,6 +109,27 @@ impl Estimate {
         self.space = false;
     }
 
+    /// The text continues with a word that is left out: text whose first
+    /// and last bytes are ASCII letters or digits (`first` its first
+    /// byte), after a run of punctuation or a line feed and before one.
+    /// The run open before it closes as it would before the word, and the
+    /// word itself counts nothing: what it costs there is what it costs
+    /// alone ([`Word::alone`]), whatever is around it, so a caller that
+    /// leaves the same word out of another estimate (the same text
+    /// between punctuation) compares the two as if both counted it.
+    #[inline]
+    pub(super) fn skip_word(&mut self, first: u8) {
+        let class = CLASS[usize::from(first)];
+        debug_assert!(matches!(class, LETTER | DIGIT), "{first}");
+        debug_assert!(
+            self.len == 0 || matches!(self.class, PUNCT | NEWLINE),
+            "a word after a run it would extend"
+        );
+        if self.len > 0 {
+            self.close(class == LETTER);
+        }
+    }
+
     /// The text continues with the text `measure` measured: it costs
     /// what feeding its bytes would.
     #[inline]
