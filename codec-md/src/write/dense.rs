@@ -333,7 +333,7 @@ fn exact_json<'v, V: ValueView<'v>>(
             json::estimate_skipping(&mut estimate, value, depth, max_depth, &never, scratch)?;
             let estimate = estimate.finish();
             let words = table.markdown.map_or(0, |(from, to)| {
-                estimate_hundredths(&out[from..to]) - table.markdown_cost
+                estimate_hundredths(&out[from..to]).saturating_sub(table.markdown_cost)
             });
             let bound = table.bound + words;
             debug_assert!(bound <= estimate, "bound {bound} above {estimate}");
