@@ -728,10 +728,15 @@ struct RawCell {
     quote: bool,
 }
 
-/// The bytes after which [`raw_cell`] takes the long way: those that may
-/// need an escape in a cell ([`escape::special_bytes`]), and the quote.
-static RAW_CELL_CLASSES: [u8; 256] =
-    estimate::classes_stopping_at(escape::marked(escape::special_bytes(), b"\""));
+/// The bytes after which a cell's string is not simply written as it is:
+/// those that may need an escape in a cell ([`escape::special_bytes`],
+/// every byte beyond ASCII among them), and the quote, which JSON
+/// escapes. [`raw_cell`] takes the long way at them, and a string with
+/// none of them may be a word [`is_raw_word`] leaves out.
+const RAW_CELL_MARKED: [bool; 256] = escape::marked(escape::special_bytes(), b"\"");
+
+/// [`RAW_CELL_MARKED`] as [`Word::measure`] reads it.
+static RAW_CELL_CLASSES: [u8; 256] = estimate::classes_stopping_at(RAW_CELL_MARKED);
 
 /// The [`RawCell`] of `s` when [`write_cell`] writes it as it is, else
 /// `None`. Most strings hold no byte that needs a look, and one pass over
@@ -754,11 +759,6 @@ fn raw_cell(s: &str, first: bool) -> Option<RawCell> {
     }
 }
 
-/// The bytes a string [`is_raw_word`] has none of: those that may need an
-/// escape in a cell ([`escape::special_bytes`], every byte beyond ASCII
-/// among them), and the quote, which JSON escapes.
-static RAW_WORD_MARKED: [bool; 256] = escape::marked(escape::special_bytes(), b"\"");
-
 /// Whether [`write_cell`] writes the string `s` as it is, the dense JSON
 /// writes it as it is between its quotes, and it starts and ends with an
 /// ASCII letter or digit: then it costs the same in both texts (its runs
@@ -772,7 +772,7 @@ fn is_raw_word(s: &str, first: bool) -> bool {
     let bytes = s.as_bytes();
     is_word(bytes)
         && escape::plain_edges(bytes, first)
-        && escape::first_marked(bytes, &RAW_WORD_MARKED).is_none()
+        && escape::first_marked(bytes, &RAW_CELL_MARKED).is_none()
 }
 
 /// Whether [`write_cell`] writes the string `s` as it is: it needs no
