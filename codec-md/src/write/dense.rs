@@ -619,8 +619,8 @@ fn dense_table<'v, V: ValueView<'v>>(
                         json += estimate::number_hundredths(text) + KEY_PUNCTUATION;
                     }
                 }
-                ViewKind::Bool(b) if words_left_out => {
-                    out.extend_from_slice(if b { b"true" } else { b"false" });
+                ViewKind::Bool(_) if words_left_out => {
+                    let _ = write_cell(out, value, first, table.max_depth);
                     leave_out(&mut markdown, out, &mut fed, at, &mut left_out);
                     json += KEY_PUNCTUATION;
                 }
