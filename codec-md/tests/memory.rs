@@ -1,19 +1,23 @@
 //! Memory stays linear in the input: rendering allocates the output buffer
-//! and little else, whatever the shape of the value. Measured with a
+//! and little else, whatever the shape of the value (the dense profile
+//! also the table markdown it weighs against JSON). Measured with a
 //! counting allocator (this test binary only).
 //!
 //! The default size keeps CI fast; `MD_MEMORY_MB=100 cargo test --release
 //! -p codec-md --test memory` renders a 100 MB array.
 
 use codec_core::{Codec, Map, Value};
-use codec_md::MarkdownCodec;
+use codec_md::{MarkdownCodec, Profile};
 
 /// Renders `value` and returns (output length, peak bytes allocated
 /// during the rendering, the output buffer included). The counting
 /// allocator is the `allocation-counter` crate's, so this test needs no
 /// `unsafe` of its own.
 fn measure(value: &Value) -> (usize, usize) {
-    let codec = MarkdownCodec::new();
+    measure_with(&MarkdownCodec::new(), value)
+}
+
+fn measure_with(codec: &MarkdownCodec, value: &Value) -> (usize, usize) {
     let mut len = 0;
     let info = allocation_counter::measure(|| {
         let mut out = Vec::new();
@@ -75,4 +79,34 @@ fn rendering_allocates_little_beyond_the_output() {
             "{label}: {peak} bytes allocated for {len} bytes of output"
         );
     }
+}
+
+/// The dense profile writes a table's markdown before it knows whether
+/// its JSON costs less, so it may hold the table's header, each column's
+/// whole dotted path, besides the output; and little else at any depth.
+/// A row holding one object 60 deep with 20,000 members: each column's
+/// path was a list of keys, and the index a copy (48 MB for a 2.5 MB
+/// header, 0.5 MB of JSON).
+#[test]
+fn dense_columns_cost_their_header_at_any_depth() {
+    let (depth, members) = (60, 20_000);
+    let mut inner = object(
+        (0..members)
+            .map(|i| (format!("k{i}"), Value::from(i)))
+            .collect(),
+    );
+    for _ in 0..depth {
+        inner = object(vec![("n".into(), inner)]);
+    }
+    let value = Value::Array(vec![inner.clone(), inner]);
+    // `n.n.…n.k123|` per column.
+    let header: usize = (0..members)
+        .map(|i| 2 * depth + format!("k{i}|").len())
+        .sum();
+    let codec = MarkdownCodec::builder().profile(Profile::Dense).build();
+    let (len, peak) = measure_with(&codec, &value);
+    assert!(
+        peak <= 3 * (header + len) + (1 << 20),
+        "{peak} bytes allocated for a header of {header} bytes and {len} bytes of output"
+    );
 }

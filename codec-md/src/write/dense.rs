@@ -515,7 +515,9 @@ fn dense_table<'v, V: ValueView<'v>>(
     if table.keyed {
         out.push(b'|');
     }
-    for path in &table.columns {
+    let mut path = Vec::new();
+    for column in 0..table.columns.len() {
+        table.columns.path(column, &mut path);
         for (i, key) in path.iter().enumerate() {
             if i > 0 {
                 out.push(b'.');
@@ -893,9 +895,7 @@ struct DenseTable<'v, V: ValueView<'v>> {
     keyed: bool,
     /// Each column's path of keys (`["customer", "name"]`), first seen
     /// first.
-    columns: Vec<Vec<&'v str>>,
-    /// Each path's column, once there are too many columns to search.
-    index: Option<HashMap<Vec<&'v str>, usize>>,
+    columns: Columns<'v>,
     /// Each row: the map key (in a keyed table) and the object's members.
     rows: Vec<(Option<&'v str>, usize)>,
     /// Each row's cells, one row after the other: (column, value).
@@ -917,43 +917,22 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
     /// added per value), and the keys of the nested objects it is the
     /// first column of, each with its `":`, since `{"` follows.
     fn key_bounds(&self) -> Vec<usize> {
-        let nested = self.columns.iter().any(|path| path.len() > 1);
-        // The objects seen so far, as a tree: an object is numbered by
-        // its parent's number (0 for the row) and its key. A column looks
-        // up only the objects below those it shares with the column
-        // before it (most columns share them all), so no path is hashed
-        // whole: hashing every prefix of every path was quadratic in the
-        // depth (a row with one object 120 deep holding 64,000 members:
-        // 3.3 s, against 30 ms for its JSON).
-        let mut objects: HashMap<(usize, &str), usize> = HashMap::new();
-        // The previous column's objects, and their numbers.
-        let mut above: &[&str] = &[];
-        let mut numbers: Vec<usize> = Vec::new();
+        let nested = self.columns.nested;
+        // Which objects an earlier column was in: a column's objects
+        // from its own up to the first seen (whose own are seen too).
+        let mut seen = vec![false; self.columns.objects.len()];
         let mut bounds = Vec::with_capacity(self.columns.len());
-        for path in &self.columns {
-            let Some((last, path_objects)) = path.split_last() else {
-                bounds.push(0);
-                continue;
-            };
+        for &(mut object, last) in &self.columns.columns {
             let mut bound = key_bound(last);
             if nested {
-                let shared = above
-                    .iter()
-                    .zip(path_objects)
-                    .take_while(|(a, b)| same_key(a, b))
-                    .count();
-                numbers.truncate(shared);
-                for &key in &path_objects[shared..] {
-                    let parent = numbers.last().copied().unwrap_or(0);
-                    let next = objects.len() + 1;
-                    let number = *objects.entry((parent, key)).or_insert_with(|| {
-                        // The first column inside this object.
-                        bound += key_bound(key) + KEY_PUNCTUATION;
-                        next
-                    });
-                    numbers.push(number);
+                while let Some(&(parent, key)) = self.columns.objects.get(object) {
+                    if seen[object] {
+                        break;
+                    }
+                    seen[object] = true;
+                    bound += key_bound(key) + KEY_PUNCTUATION;
+                    object = parent;
                 }
-                above = path_objects;
             }
             bounds.push(bound);
         }
@@ -973,7 +952,7 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
         };
         // An empty first header cell means a key column: an array's table
         // cannot start with the empty key.
-        if table.columns.first().is_some_and(|p| p == &[""]) {
+        if table.columns.columns.first() == Some(&(ROW, "")) {
             return Ok(None);
         }
         Ok(Some(table))
@@ -1020,8 +999,7 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
         let expected = rows.size_hint().0.min(MAX_RESERVED_ROWS);
         let mut table = DenseTable {
             keyed,
-            columns: Vec::new(),
-            index: None,
+            columns: Columns::default(),
             rows: Vec::with_capacity(expected),
             cells: Vec::new(),
             max_depth,
@@ -1049,10 +1027,10 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
             if table.rows.is_empty() {
                 // Most first rows are flat: a cell and a column a member.
                 table.cells.reserve(map.len());
-                table.columns.reserve(map.len());
+                table.columns.columns.reserve(map.len());
             }
             let mut at = 0;
-            let (columns, index, cells) = (&mut table.columns, &mut table.index, &mut table.cells);
+            let (columns, cells) = (&mut table.columns, &mut table.cells);
             let fits = leaves::<V>(
                 map.clone(),
                 depth,
@@ -1061,24 +1039,11 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
                 &mut table.reached,
                 &mut |path: &[&'v str], value: V| {
                     // Rows usually repeat the columns in order: no hash then.
-                    let column = match columns.get(at) {
-                        Some(column) if same_path(column, path) => Some(at),
-                        _ => find_column(columns, index.as_ref(), path),
+                    let column = if columns.is_at(at, path) {
+                        at
+                    } else {
+                        columns.find(path).unwrap_or_else(|| columns.push(path))
                     };
-                    let column = column.unwrap_or_else(|| {
-                        columns.push(path.to_vec());
-                        match index {
-                            Some(index) => {
-                                index.insert(path.to_vec(), columns.len() - 1);
-                            }
-                            None if columns.len() > SEARCHED_COLUMNS => {
-                                let positions = columns.iter().enumerate();
-                                *index = Some(positions.map(|(i, c)| (c.clone(), i)).collect());
-                            }
-                            None => {}
-                        }
-                        columns.len() - 1
-                    });
                     cells.push((column, value));
                     at += 1;
                 },
@@ -1094,7 +1059,7 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
                 table.cells.reserve(cells.min(MAX_RESERVED_CELLS));
             }
             // Columns only grow: a table that has a nested one keeps it.
-            flat = flat && table.columns.iter().all(|column| column.len() == 1);
+            flat = flat && !table.columns.nested;
             present += at;
             table.rows.push((key, table.cells.len()));
         }
@@ -1123,12 +1088,12 @@ const MAX_RESERVED_CELLS: usize = 16 * 1024;
 /// finding the cells was a quarter of tabular's dense rendering).
 fn flat_row<'v, V: ValueView<'v>>(
     map: V::Members,
-    columns: &[Vec<&'v str>],
+    columns: &Columns<'v>,
     cells: &mut Vec<(usize, V)>,
 ) -> bool {
     for (at, (key, value)) in map.enumerate() {
-        match columns.get(at).map(Vec::as_slice) {
-            Some([column]) if same_key(column, key) => {}
+        match columns.columns.get(at) {
+            Some(&(ROW, column)) if same_key(column, key) => {}
             _ => return false,
         }
         match value.kind() {
@@ -1147,22 +1112,130 @@ fn flat_row<'v, V: ValueView<'v>>(
 /// a few columns each.
 const SEARCHED_COLUMNS: usize = 16;
 
-/// The column of `path`: searched among `columns`, or found in `index`
-/// when the table has made one.
-fn find_column(
-    columns: &[Vec<&str>],
-    index: Option<&HashMap<Vec<&str>, usize>>,
-    path: &[&str],
-) -> Option<usize> {
-    match index {
-        Some(index) => index.get(path).copied(),
-        None => columns.iter().position(|column| same_path(column, path)),
-    }
+/// The object that holds a table's own columns ([`Columns`]).
+const ROW: usize = usize::MAX;
+
+/// A table's columns, each a path of keys (`customer.name`), first seen
+/// first: a tree of the objects on the paths, each object its parent
+/// and its key, and each column its object and its last key. A column
+/// costs the same at any depth: a path of keys per column (and a copy in
+/// the index) was quadratic in memory (a row holding one object 120 deep
+/// with 64,000 members, 2 MB of JSON, took 340 MB to render).
+#[derive(Debug, Default)]
+struct Columns<'v> {
+    /// The objects on the paths: each one's parent ([`ROW`] at the top)
+    /// and key.
+    objects: Vec<(usize, &'v str)>,
+    /// The objects by parent and key.
+    children: HashMap<(usize, &'v str), usize>,
+    /// Each column: its object and its last key.
+    columns: Vec<(usize, &'v str)>,
+    /// The columns by object and last key, once there are too many to
+    /// search.
+    index: Option<HashMap<(usize, &'v str), usize>>,
+    /// Whether a column is inside an object (a dotted column).
+    nested: bool,
 }
 
-/// Whether two column paths are equal ([`same_key`] for each key).
-fn same_path(a: &[&str], b: &[&str]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(a, b)| same_key(a, b))
+impl<'v> Columns<'v> {
+    fn len(&self) -> usize {
+        self.columns.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.columns.is_empty()
+    }
+
+    /// The keys of column `at`, into `path`.
+    fn path(&self, at: usize, path: &mut Vec<&'v str>) {
+        path.clear();
+        let Some(&(mut object, last)) = self.columns.get(at) else {
+            return;
+        };
+        path.push(last);
+        while let Some(&(parent, key)) = self.objects.get(object) {
+            path.push(key);
+            object = parent;
+        }
+        path.reverse();
+    }
+
+    /// Every column's keys.
+    #[cfg(test)]
+    fn paths(&self) -> Vec<Vec<&'v str>> {
+        let mut paths = vec![Vec::new(); self.len()];
+        for (at, path) in paths.iter_mut().enumerate() {
+            self.path(at, path);
+        }
+        paths
+    }
+
+    /// Whether column `at` is `path`.
+    fn is_at(&self, at: usize, path: &[&str]) -> bool {
+        let Some((last, mut objects)) = path.split_last() else {
+            return false;
+        };
+        let Some(&(mut object, key)) = self.columns.get(at) else {
+            return false;
+        };
+        if !same_key(key, last) {
+            return false;
+        }
+        while let Some((next, rest)) = objects.split_last() {
+            match self.objects.get(object) {
+                Some(&(parent, key)) if same_key(key, next) => object = parent,
+                _ => return false,
+            }
+            objects = rest;
+        }
+        object == ROW
+    }
+
+    /// The column of `path`: searched while there are few, else found by
+    /// its object and last key.
+    fn find(&self, path: &[&str]) -> Option<usize> {
+        let Some(index) = &self.index else {
+            return (0..self.len()).find(|&at| self.is_at(at, path));
+        };
+        let (last, objects) = path.split_last()?;
+        let mut object = ROW;
+        for &key in objects {
+            object = *self.children.get(&(object, key))?;
+        }
+        index.get(&(object, *last)).copied()
+    }
+
+    /// Adds the column `path`, which is not one yet; its position. (A
+    /// leaf's path holds at least its own key; an empty one would be the
+    /// empty key's.)
+    fn push(&mut self, path: &[&'v str]) -> usize {
+        let (last, objects) = path
+            .split_last()
+            .map_or(("", path), |(&last, objects)| (last, objects));
+        let mut object = ROW;
+        for &key in objects {
+            let parent = object;
+            let next = self.objects.len();
+            object = *self.children.entry((parent, key)).or_insert(next);
+            if object == next {
+                self.objects.push((parent, key));
+            }
+        }
+        let at = self.columns.len();
+        self.columns.push((object, last));
+        self.nested |= object != ROW;
+        match &mut self.index {
+            Some(index) => {
+                index.insert((object, last), at);
+            }
+            None if self.columns.len() > SEARCHED_COLUMNS => {
+                let positions = self.columns.iter().enumerate();
+                self.index = Some(positions.map(|(at, &column)| (column, at)).collect());
+            }
+            None => {}
+        }
+        at
+    }
 }
 
 /// Calls `leaf` with the path and value of every cell of `map`: nested
@@ -1284,12 +1357,42 @@ mod tests {
                         table.map(|t| {
                             let cells: Vec<(usize, usize)> =
                                 t.cells.iter().map(|&(column, value)| (column, value.id())).collect();
-                            (t.columns.clone(), t.rows.clone(), cells, t.reached)
+                            (t.columns.paths(), t.rows.clone(), cells, t.reached)
                         })
                     })
                     .map_err(|e| e.to_string())
             };
             proptest::prop_assert_eq!(table(true), table(false), "{}", json);
+        }
+    }
+
+    proptest::proptest! {
+        /// The columns find each path where a list of paths finds it,
+        /// searched and, past [`SEARCHED_COLUMNS`], hashed: paths that
+        /// share objects, the same key under different objects, a key
+        /// both a column and an object.
+        #[test]
+        fn columns_find_what_a_list_finds(
+            paths in proptest::collection::vec(
+                proptest::collection::vec(proptest::sample::select(vec!["a", "b", "c", ""]), 1..5),
+                1..60,
+            ),
+        ) {
+            let mut columns = Columns::default();
+            let mut list: Vec<Vec<&str>> = Vec::new();
+            for path in &paths {
+                let expected = list.iter().position(|p| p == path);
+                proptest::prop_assert_eq!(columns.find(path), expected, "{:?} in {:?}", path, list);
+                if expected.is_none() {
+                    proptest::prop_assert_eq!(columns.push(path), list.len());
+                    list.push(path.clone());
+                }
+                let at = list.iter().position(|p| p == path).unwrap();
+                proptest::prop_assert!(columns.is_at(at, path));
+                proptest::prop_assert!(!columns.is_at(at + 1, path));
+                proptest::prop_assert_eq!(columns.nested, list.iter().any(|p| p.len() > 1));
+            }
+            proptest::prop_assert_eq!(columns.paths(), list);
         }
     }
 
@@ -1339,7 +1442,7 @@ mod tests {
             let rows = rows.iter().map(|row| row.as_object().map(|map| (None, map.iter())));
             let table = DenseTable::<&Value>::build_rows(rows, false, 1, 128, true).unwrap();
             let Some(table) = table else { return Ok(()) };
-            let columns = &table.columns;
+            let columns = table.columns.paths();
             let nested = columns.iter().any(|path| path.len() > 1);
             let expected: Vec<usize> = columns
                 .iter()
