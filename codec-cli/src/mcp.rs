@@ -16,9 +16,10 @@ mod transport;
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use codec_core::{TextLimit, Value};
+use codec_core::{Omission, TextLimit, Value};
 use codec_mcp::{McpCodec, McpCodecBuilder, ProtocolVersion};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, Implementation,
@@ -193,7 +194,21 @@ impl Server {
                     .try_into()
             }
         };
-        let hint = tools::next_page_hint(&request.name, page.start, page.rows, self.0.structured);
+        // The rows the text kept, when it was cut after a row of this
+        // page's table and left rows out. The note is written last, from
+        // the cut (an estimate of its size before the cut asks the hint
+        // with nothing left out).
+        let kept = Arc::new(AtomicUsize::new(0));
+        let hint = {
+            let kept = Arc::clone(&kept);
+            let rows = page.rows;
+            let hint = tools::next_page_hint(&request.name, page.start, rows, self.0.structured);
+            move |omission: &Omission| {
+                let cut = tools::rows_kept(rows, omission).filter(|&k| Some(k) < rows);
+                kept.store(cut.unwrap_or(0), Ordering::Relaxed);
+                hint(omission)
+            }
+        };
         let codec = self
             .0
             .get_builder
@@ -207,9 +222,21 @@ impl Server {
             )
             .build()
             .map_err(|e| ErrorData::internal_error(format!("mcp codec: {e}"), None))?;
-        let result = codec.result(&page.value).unwrap_or_else(|e| {
+        let mut result = codec.result(&page.value).unwrap_or_else(|e| {
             codec.error_message(&format!("cannot encode document {:?}: {e}", request.name))
         });
+        let kept = kept.load(Ordering::Relaxed);
+        if kept > 0 && result.structured_content.is_some() {
+            // The structured content holds the rows the text kept, no
+            // more: a client that shows the model the structured content
+            // rather than the text stays within the same budget, and the
+            // note's next offset follows its last row too.
+            let document = self.0.library.document(&request.name);
+            let rows = document.and_then(|d| d.slice(&request.name, page.start, Some(kept)));
+            if let Ok(Ok(kept)) = rows.map(|rows| codec.result(&rows.value)) {
+                result.structured_content = kept.structured_content;
+            }
+        }
         result.try_into()
     }
 

@@ -477,8 +477,10 @@ fn notes_page_through_a_table_larger_than_the_limit() {
                 text.contains(&format!("row number {offset}|")),
                 "{flags:?}: {text}"
             );
+            let structured = |end: usize| json!({"rows": rows[offset..end]});
             let Some(note) = text.rsplit_once("[Truncated: ") else {
                 assert!(text.contains("row number 299|"), "{flags:?}");
+                assert_eq!(result["structuredContent"], structured(300), "{flags:?}");
                 break;
             };
             let call = note
@@ -495,6 +497,9 @@ fn notes_page_through_a_table_larger_than_the_limit() {
                 "{flags:?}"
             );
             assert!(!text.contains(&format!("row number {next}|")), "{flags:?}");
+            // The structured content holds the same rows, so a client
+            // that shows it instead of the text stays within the budget.
+            assert_eq!(result["structuredContent"], structured(next), "{flags:?}");
             offset = next;
         }
         assert!(pages > 2, "{flags:?}: {pages} pages");

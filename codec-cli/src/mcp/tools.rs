@@ -85,7 +85,8 @@ pub(crate) fn get_tool(names: &[&str], output_schema: Option<Arc<JsonObject>>) -
     let mut tool = Tool::new(
         GET,
         "Get a document as markdown. For a table, offset and limit return a slice of its \
-         rows; a text cut to fit the client's budget says which offset to ask for next.",
+         rows; a text cut to fit the client's budget says which offset to ask for next, \
+         and the structured content then holds the rows the text kept.",
         input,
     )
     .with_annotations(ToolAnnotations::new().read_only(true));
@@ -136,10 +137,10 @@ pub(crate) fn next_page_hint(
     structured: bool,
 ) -> impl Fn(&Omission) -> String + Send + Sync + 'static {
     let name = serde_json::Value::from(name).to_string();
-    move |omission: &Omission| match (rows, omission.rows) {
-        (Some(rows), Some(table)) if table.total == rows && table.kept > 0 => format!(
+    move |omission: &Omission| match (rows, rows_kept(rows, omission)) {
+        (_, Some(kept)) => format!(
             "Call get with {{\"name\": {name}, \"offset\": {}}} for the next rows.",
-            start + table.kept
+            start + kept
         ),
         (Some(rows), _) if rows > 1 => format!(
             "Call get with {{\"name\": {name}, \"offset\": {start}, \"limit\": {}}} to read \
@@ -148,6 +149,16 @@ pub(crate) fn next_page_hint(
         ),
         _ if structured => "The structuredContent of this result holds all of it.".to_owned(),
         _ => "It has no rows to page through; raise --mcp-text-limit to see all of it.".to_owned(),
+    }
+}
+
+/// How many of a page's `rows` a cut text kept, when the page is one
+/// table of them (its row count is theirs) and the cut kept some: the
+/// next page then starts right after them.
+pub(crate) fn rows_kept(rows: Option<usize>, omission: &Omission) -> Option<usize> {
+    match (rows, omission.rows) {
+        (Some(rows), Some(table)) if table.total == rows && table.kept > 0 => Some(table.kept),
+        _ => None,
     }
 }
 
