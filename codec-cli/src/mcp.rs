@@ -19,8 +19,8 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use codec_core::{Omission, TextLimit, Value};
-use codec_mcp::{McpCodec, McpCodecBuilder, ProtocolVersion};
+use codec_core::{JsonWriter, Omission, TextLimit, Value};
+use codec_mcp::{ContentBlock, McpCodec, McpCodecBuilder, ProtocolVersion};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, Implementation,
     ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
@@ -120,6 +120,10 @@ struct State {
     /// Whether results carry structured content (not `--mcp-structured
     /// never`).
     structured: bool,
+    /// Whether the text is one line about the structured content
+    /// (`--mcp-text summary`): the model is shown the structured content,
+    /// so the text limit holds there.
+    summary: bool,
     /// The revisions answered, oldest first.
     versions: Vec<ProtocolVersion>,
 }
@@ -153,6 +157,7 @@ impl Server {
             get_builder,
             text_limit,
             structured,
+            summary: args.codec.mcp_text == "summary",
             library,
             versions,
         })))
@@ -237,7 +242,79 @@ impl Server {
                 result.structured_content = kept.structured_content;
             }
         }
+        if self.0.summary {
+            self.fit_summary(&codec, request, &page, &mut result);
+        }
         result.try_into()
+    }
+
+    /// With a one-line text (`--mcp-text summary`), a client shows the
+    /// model the structured content, so the text limit holds there: a
+    /// page of a table whose structured content is over the limit (as
+    /// compact JSON) keeps the most rows that fit, and its line ends with
+    /// a note saying how many and which call gets the next rows.
+    fn fit_summary(
+        &self,
+        codec: &McpCodec,
+        request: &GetRequest,
+        page: &Page,
+        result: &mut codec_mcp::CallToolResult,
+    ) {
+        let (Some(limit), Some(rows)) = (&self.0.text_limit, page.rows) else {
+            return;
+        };
+        let fits = |result: &codec_mcp::CallToolResult| {
+            let mut json = Vec::new();
+            let written = result
+                .structured_content
+                .as_ref()
+                .map(|value| JsonWriter::compact().write_value(value, &mut json));
+            matches!(written, Some(Ok(()))) && limit.fits(&String::from_utf8_lossy(&json))
+        };
+        if result.structured_content.is_none() || fits(result) {
+            return;
+        }
+        let Ok(document) = self.0.library.document(&request.name) else {
+            return;
+        };
+        let page_of = |kept: usize| {
+            let rows = document.slice(&request.name, page.start, Some(kept)).ok()?;
+            codec.result(&rows.value).ok()
+        };
+        // The most rows that fit: fewer always fit if more do.
+        let (mut fit, mut over) = (0, rows);
+        let mut best = None;
+        while over - fit > 1 {
+            let middle = fit + (over - fit) / 2;
+            match page_of(middle) {
+                Some(candidate) if fits(&candidate) => {
+                    fit = middle;
+                    best = Some(candidate);
+                }
+                _ => over = middle,
+            }
+        }
+        let name = serde_json::Value::from(request.name.as_str());
+        let note = match best {
+            Some(_) => format!(
+                "[Truncated to the text limit: {fit} of these {rows} rows. Call get with \
+                 {{\"name\": {name}, \"offset\": {}}} for the next rows.]",
+                page.start + fit
+            ),
+            None => format!(
+                "[Truncated to the text limit: the row at offset {} alone is over it; raise \
+                 --mcp-text-limit to read it.]",
+                page.start
+            ),
+        };
+        let Some(mut kept) = best.or_else(|| page_of(0)) else {
+            return;
+        };
+        if let Some(ContentBlock::Text(block)) = kept.content.first_mut() {
+            block.text.push(' ');
+            block.text.push_str(&note);
+        }
+        *result = kept;
     }
 
     fn page(&self, request: &GetRequest) -> Result<Page, String> {

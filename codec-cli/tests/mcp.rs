@@ -392,7 +392,13 @@ fn text_and_structured_content_choices() {
     let cases: &[(&[&str], &str, bool)] = &[
         (&[], &markdown, true),
         (&["--mcp-structured", "never"], &markdown, false),
-        (&["--mcp-text", "summary"], line, true),
+        // No limit: the sample's structured content is over the default
+        // one, which a summary holds it to (see the summary test).
+        (
+            &["--mcp-text", "summary", "--mcp-text-limit", "none"],
+            line,
+            true,
+        ),
     ];
     for (flags, expected, structured) in cases {
         let mut session = Session::start(flags);
@@ -505,6 +511,73 @@ fn notes_page_through_a_table_larger_than_the_limit() {
         assert!(pages > 2, "{flags:?}: {pages} pages");
         session.finish();
     }
+}
+
+/// With a one-line text (`--mcp-text summary`), the client shows the
+/// model the structured content, so the text limit holds there: each
+/// page keeps the rows whose compact JSON fits, and its line names the
+/// call that gets the next rows; following them reads every row once.
+/// A row alone over the limit is said to be, with no row.
+#[test]
+fn summary_pages_hold_the_structured_content_to_the_limit() {
+    let dir = temp_dir("budget-summary");
+    let rows: Vec<Value> = (0..300)
+        .map(|i| json!({"id": i, "name": format!("row number {i}")}))
+        .collect();
+    std::fs::write(dir.join("big.json"), json!({"rows": rows}).to_string()).unwrap();
+    let args = [
+        dir.to_str().unwrap(),
+        "--mcp-text",
+        "summary",
+        "--mcp-text-limit",
+        "3000chars",
+    ];
+    let mut session = Session::start(&args);
+    session.initialize("2025-11-25");
+    let mut arguments = json!({"name": "big"});
+    let mut read: Vec<Value> = Vec::new();
+    for page in 1.. {
+        assert!(page < 100, "no end");
+        let result = session.call(page, "get", arguments.clone());
+        let structured = &result["structuredContent"];
+        assert!(
+            structured.to_string().chars().count() <= 3000,
+            "{structured}"
+        );
+        read.extend(structured["rows"].as_array().unwrap().iter().cloned());
+        let text = text(&result);
+        let Some((_, call)) = text.split_once("Call get with ") else {
+            assert!(!text.contains("Truncated"), "{text}");
+            assert!(page > 2, "{page} pages");
+            break;
+        };
+        let call = call.strip_suffix(" for the next rows.]").unwrap();
+        arguments = serde_json::from_str(call).unwrap();
+        assert_eq!(arguments["offset"], read.len(), "{text}");
+    }
+    assert_eq!(read, rows);
+    session.finish();
+
+    let args = [
+        dir.to_str().unwrap(),
+        "--mcp-text",
+        "summary",
+        "--mcp-text-limit",
+        "20chars",
+    ];
+    let mut session = Session::start(&args);
+    session.initialize("2025-11-25");
+    let result = session.call(1, "get", json!({"name": "big", "offset": 7}));
+    assert_eq!(result["structuredContent"], json!({"rows": []}));
+    assert!(
+        text(&result).ends_with(
+            "[Truncated to the text limit: the row at offset 7 alone is over it; raise \
+             --mcp-text-limit to read it.]"
+        ),
+        "{}",
+        text(&result)
+    );
+    session.finish();
 }
 
 /// A document without rows, cut: the note says where the rest is.
