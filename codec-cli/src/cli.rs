@@ -115,8 +115,11 @@ pub(crate) struct CodecOptions {
     /// (`20000` or `20000tokens`: exact o200k tokens; `25000chars`,
     /// `Nbytes`), or `none`. Default: the budget when there is one, else
     /// 25000 chars. Markdown is cut only where a row or an item ends, and
-    /// a note says how to get the rest. Claude Code fails a tool result
-    /// above 25,000 tokens of its own tokenizer: leave a margin.
+    /// a note says how to get the rest. `codec mcp` holds the structured
+    /// content of a cut table page to the same rows, and with
+    /// `--mcp-text summary` to the limit itself (paged by rows). Claude
+    /// Code fails a tool result above 25,000 tokens of its own tokenizer:
+    /// leave a margin.
     #[arg(long, value_name = "LIMIT", value_parser = text_limit)]
     pub(crate) mcp_text_limit: Option<TextLimitArg>,
     /// Keep markdown (and the mcp codec's text) within this budget, cut
