@@ -257,7 +257,7 @@ impl Server {
         &self,
         codec: &McpCodec,
         request: &GetRequest,
-        page: &Page,
+        page: &Page<'_>,
         result: &mut codec_mcp::CallToolResult,
     ) {
         let (Some(limit), Some(rows)) = (&self.0.text_limit, page.rows) else {
@@ -317,7 +317,7 @@ impl Server {
         *result = kept;
     }
 
-    fn page(&self, request: &GetRequest) -> Result<Page, String> {
+    fn page(&self, request: &GetRequest) -> Result<Page<'_>, String> {
         let document = self.0.library.document(&request.name)?;
         if request.is_slice() {
             document.slice(&request.name, request.offset.unwrap_or(0), request.limit)

@@ -6,6 +6,7 @@
 //! [...]}`, the shape of every benchmark dataset but two). A slice of rows
 //! keeps that shape, so a page reads, and validates, like the document.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -32,11 +33,11 @@ pub(crate) struct Document {
     table: Table,
 }
 
-/// What `get` answers with: a document, or a slice of its rows in its
-/// shape.
+/// What `get` answers with: a document (borrowed: a large one is not
+/// copied for each call), or a slice of its rows in its shape.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Page {
-    pub(crate) value: Value,
+pub(crate) struct Page<'d> {
+    pub(crate) value: Cow<'d, Value>,
     /// The index of its first row in the document.
     pub(crate) start: usize,
     /// How many rows it holds, when the document has rows.
@@ -146,9 +147,9 @@ impl Document {
     }
 
     /// The whole document, as a page.
-    pub(crate) fn whole(&self) -> Page {
+    pub(crate) fn whole(&self) -> Page<'_> {
         Page {
-            value: self.value.clone(),
+            value: Cow::Borrowed(&self.value),
             start: 0,
             rows: self.rows().map(<[Value]>::len),
         }
@@ -174,7 +175,7 @@ impl Document {
         name: &str,
         offset: usize,
         limit: Option<usize>,
-    ) -> Result<Page, Refusal> {
+    ) -> Result<Page<'_>, Refusal> {
         let Some(rows) = self.rows() else {
             return Err(format!(
                 "document {name:?} has no rows to page through (it is not an array, nor an \
@@ -197,7 +198,7 @@ impl Document {
             _ => page,
         };
         Ok(Page {
-            value,
+            value: Cow::Owned(value),
             start: offset,
             rows: Some(end - offset),
         })
@@ -280,9 +281,10 @@ mod tests {
         for (document, offset, limit, expected) in cases {
             let got = document.slice("d", *offset, *limit).map(|page| {
                 assert_eq!(page.start, *offset);
-                let rows = Document::new(page.value.clone()).rows().map(<[Value]>::len);
+                let document = Document::new(page.value.clone().into_owned());
+                let rows = document.rows().map(<[Value]>::len);
                 assert_eq!(page.rows, rows, "{offset} {limit:?}");
-                page.value
+                page.value.into_owned()
             });
             let expected = expected
                 .map(|json| from_str(json).unwrap())
@@ -328,7 +330,7 @@ mod tests {
         assert_eq!(
             library.document("b").unwrap().whole(),
             Page {
-                value: from_str(r#"{"x": 1}"#).unwrap(),
+                value: Cow::Owned(from_str(r#"{"x": 1}"#).unwrap()),
                 start: 0,
                 rows: None
             }
