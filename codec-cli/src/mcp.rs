@@ -263,16 +263,18 @@ impl Server {
         let (Some(limit), Some(rows)) = (&self.0.text_limit, page.rows) else {
             return;
         };
-        let fits = |result: &codec_mcp::CallToolResult| {
+        let json = |result: &codec_mcp::CallToolResult| {
             let mut json = Vec::new();
-            let written = result
-                .structured_content
-                .as_ref()
-                .map(|value| JsonWriter::compact().write_value(value, &mut json));
-            matches!(written, Some(Ok(()))) && limit.fits(&String::from_utf8_lossy(&json))
+            let value = result.structured_content.as_ref()?;
+            JsonWriter::compact().write_value(value, &mut json).ok()?;
+            String::from_utf8(json).ok()
         };
-        if result.structured_content.is_none() || fits(result) {
-            return;
+        let fits =
+            |result: &codec_mcp::CallToolResult| json(result).is_some_and(|j| limit.fits(&j));
+        // No more bytes than the limit's units: it fits, uncounted.
+        match json(result) {
+            Some(whole) if whole.len() > limit.max() => {}
+            _ => return,
         }
         let Ok(document) = self.0.library.document(&request.name) else {
             return;
@@ -281,9 +283,30 @@ impl Server {
             let rows = document.slice(&request.name, page.start, Some(kept)).ok()?;
             codec.result(&rows.value).ok()
         };
-        // The most rows that fit: fewer always fit if more do.
+        // The most rows that fit (fewer always fit if more do): pages of
+        // 1, 2, 4, ... rows until one is over, then halving the gap, so
+        // the work is a few times the page that fits however large the
+        // table, and the whole page is measured only when its halves fit
+        // (counting tokens of a large table is slow).
         let (mut fit, mut over) = (0, rows);
         let mut best = None;
+        let mut size = 1;
+        while size < rows {
+            match page_of(size) {
+                Some(candidate) if fits(&candidate) => {
+                    fit = size;
+                    best = Some(candidate);
+                    size *= 2;
+                }
+                _ => {
+                    over = size;
+                    break;
+                }
+            }
+        }
+        if over == rows && fits(result) {
+            return;
+        }
         while over - fit > 1 {
             let middle = fit + (over - fit) / 2;
             match page_of(middle) {
