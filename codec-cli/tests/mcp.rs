@@ -525,15 +525,14 @@ fn summary_pages_hold_the_structured_content_to_the_limit() {
         .map(|i| json!({"id": i, "name": format!("row number {i}")}))
         .collect();
     std::fs::write(dir.join("big.json"), json!({"rows": rows}).to_string()).unwrap();
-    let args = [
-        dir.to_str().unwrap(),
-        "--mcp-text",
-        "summary",
-        "--mcp-text-limit",
-        "3000chars",
-    ];
-    let mut session = Session::start(&args);
-    session.initialize("2025-11-25");
+    let start = |limit: &str| {
+        let dir = dir.to_str().unwrap();
+        let mut session =
+            Session::start(&[dir, "--mcp-text", "summary", "--mcp-text-limit", limit]);
+        session.initialize("2025-11-25");
+        session
+    };
+    let mut session = start("3000chars");
     let mut arguments = json!({"name": "big"});
     let mut read: Vec<Value> = Vec::new();
     for page in 1.. {
@@ -558,15 +557,7 @@ fn summary_pages_hold_the_structured_content_to_the_limit() {
     assert_eq!(read, rows);
     session.finish();
 
-    let args = [
-        dir.to_str().unwrap(),
-        "--mcp-text",
-        "summary",
-        "--mcp-text-limit",
-        "20chars",
-    ];
-    let mut session = Session::start(&args);
-    session.initialize("2025-11-25");
+    let mut session = start("20chars");
     let result = session.call(1, "get", json!({"name": "big", "offset": 7}));
     assert_eq!(result["structuredContent"], json!({"rows": []}));
     assert!(
