@@ -32,7 +32,7 @@ use crate::cli::McpArgs;
 use crate::error::CliError;
 use crate::{directory, input, registry};
 
-use self::library::{Library, Page};
+use self::library::{Document, Library, Page};
 use self::tools::{GetRequest, GET, LIST};
 use self::transport::LineTransport;
 
@@ -188,8 +188,8 @@ impl Server {
         version: ProtocolVersion,
         request: &GetRequest,
     ) -> Result<CallToolResult, ErrorData> {
-        let page = match self.page(request) {
-            Ok(page) => page,
+        let (document, page) = match self.page(request) {
+            Ok(found) => found,
             Err(refusal) => {
                 return self
                     .0
@@ -236,14 +236,13 @@ impl Server {
             // more: a client that shows the model the structured content
             // rather than the text stays within the same budget, and the
             // note's next offset follows its last row too.
-            let document = self.0.library.document(&request.name);
-            let rows = document.and_then(|d| d.slice(&request.name, page.start, Some(kept)));
+            let rows = document.slice(&request.name, page.start, Some(kept));
             if let Ok(Ok(kept)) = rows.map(|rows| codec.result(&rows.value)) {
                 result.structured_content = kept.structured_content;
             }
         }
         if self.0.summary {
-            self.fit_summary(&codec, request, &page, &mut result);
+            self.fit_summary(&codec, request, document, &page, &mut result);
         }
         result.try_into()
     }
@@ -257,6 +256,7 @@ impl Server {
         &self,
         codec: &McpCodec,
         request: &GetRequest,
+        document: &Document,
         page: &Page<'_>,
         result: &mut codec_mcp::CallToolResult,
     ) {
@@ -276,9 +276,6 @@ impl Server {
             Some(whole) if whole.len() > limit.max() => {}
             _ => return,
         }
-        let Ok(document) = self.0.library.document(&request.name) else {
-            return;
-        };
         let page_of = |kept: usize| {
             let rows = document.slice(&request.name, page.start, Some(kept)).ok()?;
             codec.result(&rows.value).ok()
@@ -340,13 +337,15 @@ impl Server {
         *result = kept;
     }
 
-    fn page(&self, request: &GetRequest) -> Result<Page<'_>, String> {
+    /// The document `request` names, and the page of it asked for.
+    fn page(&self, request: &GetRequest) -> Result<(&Document, Page<'_>), String> {
         let document = self.0.library.document(&request.name)?;
-        if request.is_slice() {
-            document.slice(&request.name, request.offset.unwrap_or(0), request.limit)
+        let page = if request.is_slice() {
+            document.slice(&request.name, request.offset.unwrap_or(0), request.limit)?
         } else {
-            Ok(document.whole())
-        }
+            document.whole()
+        };
+        Ok((document, page))
     }
 
     fn names(&self) -> Vec<&str> {
