@@ -115,8 +115,9 @@ pub(crate) struct CodecOptions {
     /// (`20000` or `20000tokens`: exact o200k tokens; `25000chars`,
     /// `Nbytes`), or `none`. Default: the budget when there is one, else
     /// 25000 chars. Markdown is cut only where a row or an item ends, and
-    /// a note says how to get the rest. `codec mcp` holds the structured
-    /// content of a cut table page to the same rows, and with
+    /// a note says how to get the rest. `codec mcp` cuts a page of rows
+    /// between rows (also where they are written as sections), holds its
+    /// structured content to the same rows, and with
     /// `--mcp-text summary` to the limit itself (paged by rows). Claude
     /// Code fails a tool result above 25,000 tokens of its own tokenizer:
     /// leave a margin.

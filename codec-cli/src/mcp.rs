@@ -16,8 +16,7 @@ mod transport;
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use codec_core::{JsonWriter, Omission, TextLimit, Value};
 use codec_mcp::{ContentBlock, McpCodec, McpCodecBuilder, ProtocolVersion};
@@ -199,52 +198,106 @@ impl Server {
                     .try_into()
             }
         };
-        // The rows the text kept, when it was cut after a row of this
-        // page's table and left rows out. The note is written last, from
-        // the cut (an estimate of its size before the cut asks the hint
+        // The cut, if the text was cut: the note is written last, from
+        // it (an estimate of the note's size before the cut asks the hint
         // with nothing left out).
-        let kept = Arc::new(AtomicUsize::new(0));
+        let last = Arc::new(Mutex::new(None));
         let hint = {
-            let kept = Arc::clone(&kept);
-            let rows = page.rows;
-            let hint = tools::next_page_hint(&request.name, page.start, rows, self.0.structured);
+            let last = Arc::clone(&last);
+            let hint =
+                tools::next_page_hint(&request.name, page.start, page.rows, self.0.structured);
             move |omission: &Omission| {
-                let cut = tools::rows_kept(rows, omission).filter(|&k| Some(k) < rows);
-                kept.store(cut.unwrap_or(0), Ordering::Relaxed);
+                *last.lock().unwrap_or_else(PoisonError::into_inner) = Some(*omission);
                 hint(omission)
             }
         };
-        let codec = self
-            .0
-            .get_builder
-            .clone()
-            .protocol_version(version)
-            .text_limit(
-                self.0
-                    .text_limit
-                    .clone()
-                    .map(|limit| limit.with_hint_fn(hint)),
-            )
-            .build()
-            .map_err(|e| ErrorData::internal_error(format!("mcp codec: {e}"), None))?;
-        let mut result = codec.result(&page.value).unwrap_or_else(|e| {
-            codec.error_message(&format!("cannot encode document {:?}: {e}", request.name))
+        let codec = |limit: Option<TextLimit>| {
+            self.0
+                .get_builder
+                .clone()
+                .protocol_version(version)
+                .text_limit(limit)
+                .build()
+                .map_err(|e| ErrorData::internal_error(format!("mcp codec: {e}"), None))
+        };
+        let limited = codec(
+            self.0
+                .text_limit
+                .clone()
+                .map(|limit| limit.with_hint_fn(hint)),
+        )?;
+        let mut result = limited.result(&page.value).unwrap_or_else(|e| {
+            limited.error_message(&format!("cannot encode document {:?}: {e}", request.name))
         });
-        let kept = kept.load(Ordering::Relaxed);
-        if kept > 0 && result.structured_content.is_some() {
-            // The structured content holds the rows the text kept, no
-            // more: a client that shows the model the structured content
-            // rather than the text stays within the same budget, and the
-            // note's next offset follows its last row too.
-            let rows = document.slice(&request.name, page.start, Some(kept));
-            if let Ok(Ok(kept)) = rows.map(|rows| codec.result(&rows.value)) {
-                result.structured_content = kept.structured_content;
+        let cut = last
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .filter(|omission| omission.omitted() > 0);
+        if let Some(cut) = cut {
+            match tools::rows_kept(page.rows, &cut).filter(|&k| Some(k) < page.rows) {
+                // Cut after a row of the page's table: the structured
+                // content holds the rows the text kept, no more, so a
+                // client that shows the model the structured content
+                // rather than the text stays within the same budget, and
+                // the note's next offset follows its last row too.
+                Some(kept) => {
+                    let rows = document.slice(&request.name, page.start, Some(kept));
+                    if let Ok(Ok(kept)) = rows.map(|rows| limited.result(&rows.value)) {
+                        result.structured_content = kept.structured_content;
+                    }
+                }
+                // Cut inside the rows' sections (or a text that counts
+                // no rows): whole rows instead, as many as fit.
+                None if !self.0.summary => {
+                    let whole = codec(None)?;
+                    self.fit_rows(&whole, request, document, &page, &mut result);
+                }
+                None => {}
             }
         }
         if self.0.summary {
-            self.fit_summary(&codec, request, document, &page, &mut result);
+            self.fit_summary(&limited, request, document, &page, &mut result);
         }
         result.try_into()
+    }
+
+    /// A page whose text was cut where no row count tells the next
+    /// offset (its rows written as sections, or a text format that counts
+    /// no rows): the most whole rows whose text, with a note saying how
+    /// many and which call gets the next rows, fits the limit, written by
+    /// `whole` (the codec without a limit). Unchanged when not even one
+    /// row fits (its note then says how to read the rows in smaller
+    /// pages).
+    fn fit_rows(
+        &self,
+        whole: &McpCodec,
+        request: &GetRequest,
+        document: &Document,
+        page: &Page<'_>,
+        result: &mut codec_mcp::CallToolResult,
+    ) {
+        let (Some(limit), Some(rows)) = (&self.0.text_limit, page.rows) else {
+            return;
+        };
+        // Every row is known not to fit (the text was cut).
+        let (_, best) = most_rows(rows.saturating_sub(1), |kept| {
+            let slice = document.slice(&request.name, page.start, Some(kept)).ok()?;
+            let mut candidate = whole.result(&slice.value).ok()?;
+            let Some(ContentBlock::Text(block)) = candidate.content.first_mut() else {
+                return None;
+            };
+            if !block.text.ends_with('\n') {
+                block.text.push('\n');
+            }
+            block.text.push('\n');
+            block
+                .text
+                .push_str(&tools::rows_note(&request.name, page.start, kept, rows));
+            limit.fits(&block.text).then_some(candidate)
+        });
+        if let Some(best) = best {
+            *result = best;
+        }
     }
 
     /// With a one-line text (`--mcp-text summary`), a client shows the
@@ -269,8 +322,6 @@ impl Server {
             JsonWriter::compact().write_value(value, &mut json).ok()?;
             String::from_utf8(json).ok()
         };
-        let fits =
-            |result: &codec_mcp::CallToolResult| json(result).is_some_and(|j| limit.fits(&j));
         // No more bytes than the limit's units: it fits, uncounted.
         match json(result) {
             Some(whole) if whole.len() > limit.max() => {}
@@ -280,47 +331,14 @@ impl Server {
             let rows = document.slice(&request.name, page.start, Some(kept)).ok()?;
             codec.result(&rows.value).ok()
         };
-        // The most rows that fit (fewer always fit if more do): pages of
-        // 1, 2, 4, ... rows until one is over, then halving the gap, so
-        // the work is a few times the page that fits however large the
-        // table, and the whole page is measured only when its halves fit
-        // (counting tokens of a large table is slow).
-        let (mut fit, mut over) = (0, rows);
-        let mut best = None;
-        let mut size = 1;
-        while size < rows {
-            match page_of(size) {
-                Some(candidate) if fits(&candidate) => {
-                    fit = size;
-                    best = Some(candidate);
-                    size *= 2;
-                }
-                _ => {
-                    over = size;
-                    break;
-                }
-            }
-        }
-        if over == rows && fits(result) {
+        let (fit, best) = most_rows(rows, |kept| {
+            page_of(kept).filter(|candidate| json(candidate).is_some_and(|j| limit.fits(&j)))
+        });
+        if fit == rows {
             return;
         }
-        while over - fit > 1 {
-            let middle = fit + (over - fit) / 2;
-            match page_of(middle) {
-                Some(candidate) if fits(&candidate) => {
-                    fit = middle;
-                    best = Some(candidate);
-                }
-                _ => over = middle,
-            }
-        }
-        let name = serde_json::Value::from(request.name.as_str());
         let note = match best {
-            Some(_) => format!(
-                "[Truncated to the text limit: {fit} of these {rows} rows. Call get with \
-                 {{\"name\": {name}, \"offset\": {}}} for the next rows.]",
-                page.start + fit
-            ),
+            Some(_) => tools::rows_note(&request.name, page.start, fit, rows),
             None => format!(
                 "[Truncated to the text limit: the row at offset {} alone is over it; raise \
                  --mcp-text-limit to read it.]",
@@ -351,6 +369,33 @@ impl Server {
     fn names(&self) -> Vec<&str> {
         self.0.library.names().collect()
     }
+}
+
+/// The most rows, of at most `rows`, for which `probe` gives a page (it
+/// gives one when that many rows fit, and fewer rows fit whenever more
+/// do), with that page. Probes pages of 1, 2, 4, ... rows until one is
+/// over, then halves the gap, so the work is a few times the page that
+/// fits however many rows there are, and all `rows` are probed only when
+/// half of them fit (counting the tokens of a large table is slow).
+fn most_rows<P>(rows: usize, mut probe: impl FnMut(usize) -> Option<P>) -> (usize, Option<P>) {
+    let (mut fit, mut over, mut best) = (0, None, None);
+    while fit < rows && over.is_none() {
+        let size = (fit * 2).clamp(1, rows);
+        match probe(size) {
+            Some(page) => (fit, best) = (size, Some(page)),
+            None => over = Some(size),
+        }
+    }
+    if let Some(mut over) = over {
+        while over - fit > 1 {
+            let middle = fit + (over - fit) / 2;
+            match probe(middle) {
+                Some(page) => (fit, best) = (middle, Some(page)),
+                None => over = middle,
+            }
+        }
+    }
+    (fit, best)
 }
 
 impl ServerHandler for Server {
@@ -418,5 +463,35 @@ impl ServerHandler for Server {
             }
         };
         Ok(result.into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::most_rows;
+
+    /// Every count of rows that fit, of every page size up to 40: the
+    /// most that fit, found in a few probes, and all of them probed only
+    /// when half fit.
+    #[test]
+    fn most_rows_finds_the_most_that_fit() {
+        for rows in 0..=40 {
+            for fitting in 0..=rows {
+                let mut probed = Vec::new();
+                let (fit, page) = most_rows(rows, |k| {
+                    probed.push(k);
+                    (k <= fitting).then_some(k)
+                });
+                assert_eq!((fit, page), (fitting, (fitting > 0).then_some(fitting)));
+                assert!(
+                    probed.iter().all(|&k| (1..=rows).contains(&k)),
+                    "{probed:?}"
+                );
+                assert!(probed.len() <= 2 * 6 + 1, "{rows} {fitting}: {probed:?}");
+                if probed.contains(&rows) && rows > 1 {
+                    assert!(2 * fitting >= rows, "{rows} {fitting}: {probed:?}");
+                }
+            }
+        }
     }
 }

@@ -513,6 +513,103 @@ fn notes_page_through_a_table_larger_than_the_limit() {
     }
 }
 
+/// A page whose rows are written as sections (rows holding objects), cut
+/// to the limit: whole rows, as many as fit with the note, which names
+/// the call that gets the next rows; following the notes reads every row
+/// once, each page's text is what `codec render` writes of its rows, and
+/// its structured content holds the same rows. A row alone over the limit
+/// is cut inside, and the note says how to read the rows in smaller pages.
+#[test]
+fn rows_written_as_sections_are_cut_between_rows() {
+    use codec_core::TokenCounter;
+    let dir = temp_dir("budget-sections");
+    let rows: Vec<Value> = (0..120)
+        .map(|i| {
+            json!({"id": i, "name": format!("row number {i}"),
+                   "owner": {"login": format!("user{i}"), "tags": ["a", "b"]}})
+        })
+        .collect();
+    std::fs::write(dir.join("big.json"), json!({"rows": rows}).to_string()).unwrap();
+    let slice = dir.join("slice.json");
+    let o200k = codec_core::O200k::new();
+    let tokens = |text: &str| o200k.count(text);
+    let chars = |text: &str| text.chars().count();
+    // (flags, the limit in its unit, the unit)
+    type Case<'a> = (&'a [&'a str], usize, &'a dyn Fn(&str) -> usize);
+    let cases: [Case<'_>; 3] = [
+        (&["--mcp-text-limit", "3000chars"], 3000, &chars),
+        (&["--mcp-text-limit", "700tokens"], 700, &tokens),
+        (
+            &["--mcp-text-limit", "2000chars", "--mcp-structured", "never"],
+            2000,
+            &chars,
+        ),
+    ];
+    for (flags, limit, measure) in cases {
+        let mut args = vec![dir.to_str().unwrap()];
+        args.extend_from_slice(flags);
+        let mut session = Session::start(&args);
+        session.initialize("2025-11-25");
+        let mut arguments = json!({"name": "big"});
+        let mut offset = 0;
+        for page in 1.. {
+            assert!(page < 100, "{flags:?}: no end");
+            let result = session.call(page, "get", arguments.clone());
+            let text = text(&result);
+            assert!(measure(text) <= limit, "{flags:?}: {text}");
+            let Some((markdown, note)) = text.split_once("\n\n[Truncated to the text limit: ")
+            else {
+                assert!(!text.contains("[Truncated"), "{flags:?}: {text}");
+                std::fs::write(&slice, json!({"rows": rows[offset..]}).to_string()).unwrap();
+                assert_eq!(text, render(&[], &slice), "{flags:?}");
+                assert!(page > 2, "{flags:?}: {page} pages");
+                break;
+            };
+            let call = note
+                .split_once("Call get with ")
+                .and_then(|(_, rest)| rest.strip_suffix(" for the next rows.]"))
+                .unwrap_or_else(|| panic!("{flags:?}: no next call in {note}"));
+            arguments = serde_json::from_str(call).unwrap();
+            let next = arguments["offset"].as_u64().unwrap() as usize;
+            assert!(next > offset, "{flags:?}: {next} after {offset}");
+            assert!(
+                note.starts_with(&format!(
+                    "{} of these {} rows.",
+                    next - offset,
+                    120 - offset
+                )),
+                "{flags:?}: {note}"
+            );
+            std::fs::write(&slice, json!({"rows": rows[offset..next]}).to_string()).unwrap();
+            assert_eq!(format!("{markdown}\n"), render(&[], &slice), "{flags:?}");
+            if flags.contains(&"never") {
+                assert!(result.get("structuredContent").is_none(), "{flags:?}");
+            } else {
+                assert_eq!(
+                    result["structuredContent"],
+                    json!({"rows": rows[offset..next]}),
+                    "{flags:?}"
+                );
+            }
+            offset = next;
+        }
+        session.finish();
+    }
+
+    let dir = dir.to_str().unwrap();
+    let mut session = Session::start(&[dir, "--mcp-text-limit", "60chars"]);
+    session.initialize("2025-11-25");
+    let result = session.call(1, "get", json!({"name": "big", "offset": 10, "limit": 8}));
+    assert!(
+        text(&result).ends_with(
+            r#"Call get with {"name": "big", "offset": 10, "limit": 2} to read these 8 rows in smaller pages.]"#
+        ),
+        "{}",
+        text(&result)
+    );
+    session.finish();
+}
+
 /// With a one-line text (`--mcp-text summary`), the client shows the
 /// model the structured content, so the text limit holds there: each
 /// page keeps the rows whose compact JSON fits, and its line names the

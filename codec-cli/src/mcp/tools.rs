@@ -85,8 +85,8 @@ pub(crate) fn get_tool(names: &[&str], output_schema: Option<Arc<JsonObject>>) -
     let mut tool = Tool::new(
         GET,
         "Get a document as markdown. For a table, offset and limit return a slice of its \
-         rows; a text cut to fit the client's budget says which offset to ask for next, \
-         and the structured content then holds the rows the text kept.",
+         rows; a text cut to fit the client's budget keeps whole rows, says which offset \
+         to ask for next, and the structured content then holds the rows the text kept.",
         input,
     )
     .with_annotations(ToolAnnotations::new().read_only(true));
@@ -129,7 +129,9 @@ pub(crate) fn get_output_schema(all_objects: bool) -> Value {
 /// page is one table of them (its row count is theirs), and the next
 /// offset is then exact. Otherwise (rows written as sections, a document
 /// without rows) the note says how to read it in pages, or that there
-/// are none.
+/// are none; the server then pages rows written as sections itself, by
+/// whole rows (`Server::fit_rows`), and this note stays only where not
+/// even one row fits.
 pub(crate) fn next_page_hint(
     name: &str,
     start: usize,
@@ -150,6 +152,18 @@ pub(crate) fn next_page_hint(
         _ if structured => "The structuredContent of this result holds all of it.".to_owned(),
         _ => "It has no rows to page through; raise --mcp-text-limit to see all of it.".to_owned(),
     }
+}
+
+/// The note ending a page the server cut to the limit by whole rows:
+/// `kept` of the page's `rows` rows from row `start` of document `name`,
+/// and the call that gets the next ones.
+pub(crate) fn rows_note(name: &str, start: usize, kept: usize, rows: usize) -> String {
+    let name = serde_json::Value::from(name);
+    format!(
+        "[Truncated to the text limit: {kept} of these {rows} rows. Call get with \
+         {{\"name\": {name}, \"offset\": {}}} for the next rows.]",
+        start + kept
+    )
 }
 
 /// How many of a page's `rows` a cut text kept, when the page is one
