@@ -233,126 +233,38 @@ impl Server {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .filter(|omission| omission.omitted() > 0);
+        let (Some(limit), Some(rows)) = (&self.0.text_limit, page.rows) else {
+            return result.try_into();
+        };
+        let fitting = Fitting {
+            request,
+            document,
+            page: &page,
+            limit,
+            rows,
+        };
         if let Some(cut) = cut {
-            match tools::rows_kept(page.rows, &cut).filter(|&k| Some(k) < page.rows) {
+            match tools::rows_kept(page.rows, &cut).filter(|&k| k < fitting.rows) {
                 // Cut after a row of the page's table: the structured
                 // content holds the rows the text kept, no more, so a
                 // client that shows the model the structured content
                 // rather than the text stays within the same budget, and
                 // the note's next offset follows its last row too.
                 Some(kept) => {
-                    let rows = document.slice(&request.name, page.start, Some(kept));
-                    if let Ok(Ok(kept)) = rows.map(|rows| limited.result(&rows.value)) {
+                    if let Some(kept) = fitting.first(&limited, kept) {
                         result.structured_content = kept.structured_content;
                     }
                 }
                 // Cut inside the rows' sections (or a text that counts
                 // no rows): whole rows instead, as many as fit.
-                None if !self.0.summary => {
-                    let whole = codec(None)?;
-                    self.fit_rows(&whole, request, document, &page, &mut result);
-                }
+                None if !self.0.summary => fitting.text(&codec(None)?, &mut result),
                 None => {}
             }
         }
         if self.0.summary {
-            self.fit_summary(&limited, request, document, &page, &mut result);
+            fitting.structured(&limited, &mut result);
         }
         result.try_into()
-    }
-
-    /// A page whose text was cut where no row count tells the next
-    /// offset (its rows written as sections, or a text format that counts
-    /// no rows): the most whole rows whose text, with a note saying how
-    /// many and which call gets the next rows, fits the limit, written by
-    /// `whole` (the codec without a limit). Unchanged when not even one
-    /// row fits (its note then says how to read the rows in smaller
-    /// pages).
-    fn fit_rows(
-        &self,
-        whole: &McpCodec,
-        request: &GetRequest,
-        document: &Document,
-        page: &Page<'_>,
-        result: &mut codec_mcp::CallToolResult,
-    ) {
-        let (Some(limit), Some(rows)) = (&self.0.text_limit, page.rows) else {
-            return;
-        };
-        // Every row is known not to fit (the text was cut).
-        let (_, best) = most_rows(rows.saturating_sub(1), |kept| {
-            let slice = document.slice(&request.name, page.start, Some(kept)).ok()?;
-            let mut candidate = whole.result(&slice.value).ok()?;
-            let Some(ContentBlock::Text(block)) = candidate.content.first_mut() else {
-                return None;
-            };
-            if !block.text.ends_with('\n') {
-                block.text.push('\n');
-            }
-            block.text.push('\n');
-            block
-                .text
-                .push_str(&tools::rows_note(&request.name, page.start, kept, rows));
-            limit.fits(&block.text).then_some(candidate)
-        });
-        if let Some(best) = best {
-            *result = best;
-        }
-    }
-
-    /// With a one-line text (`--mcp-text summary`), a client shows the
-    /// model the structured content, so the text limit holds there: a
-    /// page of a table whose structured content is over the limit (as
-    /// compact JSON) keeps the most rows that fit, and its line ends with
-    /// a note saying how many and which call gets the next rows.
-    fn fit_summary(
-        &self,
-        codec: &McpCodec,
-        request: &GetRequest,
-        document: &Document,
-        page: &Page<'_>,
-        result: &mut codec_mcp::CallToolResult,
-    ) {
-        let (Some(limit), Some(rows)) = (&self.0.text_limit, page.rows) else {
-            return;
-        };
-        let json = |result: &codec_mcp::CallToolResult| {
-            let mut json = Vec::new();
-            let value = result.structured_content.as_ref()?;
-            JsonWriter::compact().write_value(value, &mut json).ok()?;
-            String::from_utf8(json).ok()
-        };
-        // No more bytes than the limit's units: it fits, uncounted.
-        match json(result) {
-            Some(whole) if whole.len() > limit.max() => {}
-            _ => return,
-        }
-        let page_of = |kept: usize| {
-            let rows = document.slice(&request.name, page.start, Some(kept)).ok()?;
-            codec.result(&rows.value).ok()
-        };
-        let (fit, best) = most_rows(rows, |kept| {
-            page_of(kept).filter(|candidate| json(candidate).is_some_and(|j| limit.fits(&j)))
-        });
-        if fit == rows {
-            return;
-        }
-        let note = match best {
-            Some(_) => tools::rows_note(&request.name, page.start, fit, rows),
-            None => format!(
-                "[Truncated to the text limit: the row at offset {} alone is over it; raise \
-                 --mcp-text-limit to read it.]",
-                page.start
-            ),
-        };
-        let Some(mut kept) = best.or_else(|| page_of(0)) else {
-            return;
-        };
-        if let Some(ContentBlock::Text(block)) = kept.content.first_mut() {
-            block.text.push(' ');
-            block.text.push_str(&note);
-        }
-        *result = kept;
     }
 
     /// The document `request` names, and the page of it asked for.
@@ -368,6 +280,98 @@ impl Server {
 
     fn names(&self) -> Vec<&str> {
         self.0.library.names().collect()
+    }
+}
+
+/// A page of rows held to the text limit by whole rows.
+struct Fitting<'a> {
+    request: &'a GetRequest,
+    document: &'a Document,
+    page: &'a Page<'a>,
+    limit: &'a TextLimit,
+    /// How many rows the page holds.
+    rows: usize,
+}
+
+impl Fitting<'_> {
+    /// The result `codec` writes of the page's first `kept` rows.
+    fn first(&self, codec: &McpCodec, kept: usize) -> Option<codec_mcp::CallToolResult> {
+        let name = &self.request.name;
+        let rows = self.document.slice(name, self.page.start, Some(kept));
+        codec.result(&rows.ok()?.value).ok()
+    }
+
+    /// The note ending a page cut to its first `kept` rows.
+    fn note(&self, kept: usize) -> String {
+        tools::rows_note(&self.request.name, self.page.start, kept, self.rows)
+    }
+
+    /// A page whose text was cut where no row count tells the next
+    /// offset (its rows written as sections, or a text format that counts
+    /// no rows): the most whole rows whose text, with the note, fits the
+    /// limit, written by `whole` (the codec without a limit). Unchanged
+    /// when not even one row fits (its note then says how to read the
+    /// rows in smaller pages).
+    fn text(&self, whole: &McpCodec, result: &mut codec_mcp::CallToolResult) {
+        // All the rows are known not to fit (the text was cut).
+        let (_, best) = most_rows(self.rows.saturating_sub(1), |kept| {
+            let mut candidate = self.first(whole, kept)?;
+            let Some(ContentBlock::Text(block)) = candidate.content.first_mut() else {
+                return None;
+            };
+            if !block.text.ends_with('\n') {
+                block.text.push('\n');
+            }
+            block.text.push('\n');
+            block.text.push_str(&self.note(kept));
+            self.limit.fits(&block.text).then_some(candidate)
+        });
+        if let Some(best) = best {
+            *result = best;
+        }
+    }
+
+    /// With a one-line text (`--mcp-text summary`), a client shows the
+    /// model the structured content, so the text limit holds there: a
+    /// page whose structured content is over the limit (as compact JSON)
+    /// keeps the most rows that fit, and its line ends with the note.
+    fn structured(&self, codec: &McpCodec, result: &mut codec_mcp::CallToolResult) {
+        let json = |result: &codec_mcp::CallToolResult| {
+            let mut json = Vec::new();
+            let value = result.structured_content.as_ref()?;
+            JsonWriter::compact().write_value(value, &mut json).ok()?;
+            String::from_utf8(json).ok()
+        };
+        // No more bytes than the limit's units: it fits, uncounted.
+        match json(result) {
+            Some(whole) if whole.len() > self.limit.max() => {}
+            _ => return,
+        }
+        let (fit, best) = most_rows(self.rows, |kept| {
+            let candidate = self.first(codec, kept)?;
+            json(&candidate)
+                .is_some_and(|j| self.limit.fits(&j))
+                .then_some(candidate)
+        });
+        if fit == self.rows {
+            return;
+        }
+        let note = match best {
+            Some(_) => self.note(fit),
+            None => format!(
+                "[Truncated to the text limit: the row at offset {} alone is over it; raise \
+                 --mcp-text-limit to read it.]",
+                self.page.start
+            ),
+        };
+        let Some(mut kept) = best.or_else(|| self.first(codec, 0)) else {
+            return;
+        };
+        if let Some(ContentBlock::Text(block)) = kept.content.first_mut() {
+            block.text.push(' ');
+            block.text.push_str(&note);
+        }
+        *result = kept;
     }
 }
 

@@ -7,6 +7,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use serde_json::{json, Value};
@@ -51,6 +52,15 @@ impl Session {
             stdin,
             answers,
         }
+    }
+
+    /// `codec mcp DIR FLAGS`, initialized at 2025-11-25.
+    fn serving(dir: &Path, flags: &[&str]) -> Session {
+        let mut args = vec![dir.to_str().unwrap()];
+        args.extend_from_slice(flags);
+        let mut session = Session::start(&args);
+        session.initialize("2025-11-25");
+        session
     }
 
     fn send_line(&mut self, line: &str) {
@@ -147,6 +157,25 @@ fn documents(name: &str) -> std::path::PathBuf {
     .unwrap();
     std::fs::write(dir.join("broken.json"), "{\"a\": [1, 2}\n").unwrap();
     dir
+}
+
+/// The unit of a text limit.
+#[derive(Debug, Clone, Copy)]
+enum Unit {
+    Tokens,
+    Chars,
+}
+
+impl Unit {
+    /// The size of `text`: o200k tokens, or characters.
+    fn of(self, text: &str) -> usize {
+        use codec_core::TokenCounter;
+        static O200K: OnceLock<codec_core::O200k> = OnceLock::new();
+        match self {
+            Unit::Tokens => O200K.get_or_init(codec_core::O200k::new).count(text),
+            Unit::Chars => text.chars().count(),
+        }
+    }
 }
 
 fn text(result: &Value) -> &str {
@@ -441,31 +470,23 @@ fn text_and_structured_content_choices() {
 /// unit: o200k tokens counted exactly, or chars.
 #[test]
 fn notes_page_through_a_table_larger_than_the_limit() {
-    use codec_core::TokenCounter;
     let dir = temp_dir("budget");
     let rows: Vec<Value> = (0..300)
         .map(|i| json!({"id": i, "name": format!("row number {i}"), "note": "some words here"}))
         .collect();
     std::fs::write(dir.join("big.json"), json!({"rows": rows}).to_string()).unwrap();
-    let o200k = codec_core::O200k::new();
-    let tokens = |text: &str| o200k.count(text);
-    let chars = |text: &str| text.chars().count();
     // (flags, the limit in its unit, the unit)
-    type Case<'a> = (&'a [&'a str], usize, &'a dyn Fn(&str) -> usize);
-    let cases: [Case<'_>; 3] = [
-        (&["--mcp-text-limit", "1500tokens"], 1500, &tokens),
-        (&["--mcp-text-limit", "4000chars"], 4000, &chars),
+    let cases: [(&[&str], usize, Unit); 3] = [
+        (&["--mcp-text-limit", "1500tokens"], 1500, Unit::Tokens),
+        (&["--mcp-text-limit", "4000chars"], 4000, Unit::Chars),
         (
             &["--mcp-text-limit", "1200tokens", "--profile", "dense"],
             1200,
-            &tokens,
+            Unit::Tokens,
         ),
     ];
-    for (flags, limit, measure) in cases {
-        let mut args = vec![dir.to_str().unwrap()];
-        args.extend_from_slice(flags);
-        let mut session = Session::start(&args);
-        session.initialize("2025-11-25");
+    for (flags, limit, unit) in cases {
+        let mut session = Session::serving(&dir, flags);
         let mut arguments = json!({"name": "big"});
         let mut offset = 0;
         let mut pages = 0;
@@ -475,9 +496,9 @@ fn notes_page_through_a_table_larger_than_the_limit() {
             let result = session.call(pages, "get", arguments.clone());
             let text = text(&result);
             assert!(
-                measure(text) <= limit,
+                unit.of(text) <= limit,
                 "{flags:?}: {} > {limit}",
-                measure(text)
+                unit.of(text)
             );
             assert!(
                 text.contains(&format!("row number {offset}|")),
@@ -521,7 +542,6 @@ fn notes_page_through_a_table_larger_than_the_limit() {
 /// is cut inside, and the note says how to read the rows in smaller pages.
 #[test]
 fn rows_written_as_sections_are_cut_between_rows() {
-    use codec_core::TokenCounter;
     let dir = temp_dir("budget-sections");
     let rows: Vec<Value> = (0..120)
         .map(|i| {
@@ -531,32 +551,25 @@ fn rows_written_as_sections_are_cut_between_rows() {
         .collect();
     std::fs::write(dir.join("big.json"), json!({"rows": rows}).to_string()).unwrap();
     let slice = dir.join("slice.json");
-    let o200k = codec_core::O200k::new();
-    let tokens = |text: &str| o200k.count(text);
-    let chars = |text: &str| text.chars().count();
     // (flags, the limit in its unit, the unit)
-    type Case<'a> = (&'a [&'a str], usize, &'a dyn Fn(&str) -> usize);
-    let cases: [Case<'_>; 3] = [
-        (&["--mcp-text-limit", "3000chars"], 3000, &chars),
-        (&["--mcp-text-limit", "700tokens"], 700, &tokens),
+    let cases: [(&[&str], usize, Unit); 3] = [
+        (&["--mcp-text-limit", "3000chars"], 3000, Unit::Chars),
+        (&["--mcp-text-limit", "700tokens"], 700, Unit::Tokens),
         (
             &["--mcp-text-limit", "2000chars", "--mcp-structured", "never"],
             2000,
-            &chars,
+            Unit::Chars,
         ),
     ];
-    for (flags, limit, measure) in cases {
-        let mut args = vec![dir.to_str().unwrap()];
-        args.extend_from_slice(flags);
-        let mut session = Session::start(&args);
-        session.initialize("2025-11-25");
+    for (flags, limit, unit) in cases {
+        let mut session = Session::serving(&dir, flags);
         let mut arguments = json!({"name": "big"});
         let mut offset = 0;
         for page in 1.. {
             assert!(page < 100, "{flags:?}: no end");
             let result = session.call(page, "get", arguments.clone());
             let text = text(&result);
-            assert!(measure(text) <= limit, "{flags:?}: {text}");
+            assert!(unit.of(text) <= limit, "{flags:?}: {text}");
             let Some((markdown, note)) = text.split_once("\n\n[Truncated to the text limit: ")
             else {
                 assert!(!text.contains("[Truncated"), "{flags:?}: {text}");
@@ -596,9 +609,7 @@ fn rows_written_as_sections_are_cut_between_rows() {
         session.finish();
     }
 
-    let dir = dir.to_str().unwrap();
-    let mut session = Session::start(&[dir, "--mcp-text-limit", "60chars"]);
-    session.initialize("2025-11-25");
+    let mut session = Session::serving(&dir, &["--mcp-text-limit", "60chars"]);
     let result = session.call(1, "get", json!({"name": "big", "offset": 10, "limit": 8}));
     assert!(
         text(&result).ends_with(
@@ -622,13 +633,8 @@ fn summary_pages_hold_the_structured_content_to_the_limit() {
         .map(|i| json!({"id": i, "name": format!("row number {i}")}))
         .collect();
     std::fs::write(dir.join("big.json"), json!({"rows": rows}).to_string()).unwrap();
-    let start = |limit: &str| {
-        let dir = dir.to_str().unwrap();
-        let mut session =
-            Session::start(&[dir, "--mcp-text", "summary", "--mcp-text-limit", limit]);
-        session.initialize("2025-11-25");
-        session
-    };
+    let start =
+        |limit: &str| Session::serving(&dir, &["--mcp-text", "summary", "--mcp-text-limit", limit]);
     let mut session = start("3000chars");
     let mut arguments = json!({"name": "big"});
     let mut read: Vec<Value> = Vec::new();
@@ -686,10 +692,8 @@ fn a_cut_document_without_rows_says_where_the_rest_is() {
             "It has no rows to page through; raise --mcp-text-limit to see all of it.]",
         ),
     ] {
-        let mut args = vec![dir.to_str().unwrap(), "--mcp-text-limit", "300chars"];
-        args.extend_from_slice(flags);
-        let mut session = Session::start(&args);
-        session.initialize("2025-11-25");
+        let flags = [&["--mcp-text-limit", "300chars"], flags].concat();
+        let mut session = Session::serving(&dir, &flags);
         let result = session.call(1, "get", json!({"name": "wide"}));
         assert!(text(&result).ends_with(hint), "{}", text(&result));
         session.finish();
