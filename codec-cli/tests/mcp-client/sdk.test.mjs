@@ -32,9 +32,9 @@ const documents = {
 
 const renderMd = (file) => execFileSync(codec, ['render', '--to', 'md', file], { encoding: 'utf8' });
 
-async function connect(dir) {
+async function connect(dir, flags = []) {
   const client = new Client({ name: 'codec-tests', version: '1.0.0' });
-  const transport = new StdioClientTransport({ command: codec, args: ['mcp', dir], stderr: 'ignore' });
+  const transport = new StdioClientTransport({ command: codec, args: ['mcp', dir, ...flags], stderr: 'ignore' });
   await client.connect(transport);
   return client;
 }
@@ -105,6 +105,50 @@ test('an array is wrapped for the 2025 revision', async () => {
     const result = await client.callTool({ name: 'get', arguments: { name: 'numbers' } });
     assert.equal(result.content[0].text, '1, 2.5, 3\n');
     assert.deepEqual(result.structuredContent, { result: [1, 2.5, 3] });
+    await client.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// A model that follows the notes of texts cut to the limit reads every row
+// once: a table (cut after a row) and rows written as sections (cut
+// between rows).
+test('notes page through documents over the limit', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'codec-mcp-ts-'));
+  try {
+    const issues = Array.from({ length: 100 }, (_, i) => ({
+      id: i,
+      title: `issue ${i}`,
+      user: { login: `user${i}`, labels: ['a', 'b'] },
+    }));
+    writeFileSync(join(dir, 'issues.json'), JSON.stringify({ issues }));
+    copyFileSync(documents.github, join(dir, 'github.json'));
+    const limit = 2500;
+    const client = await connect(dir, ['--mcp-text-limit', `${limit}chars`]);
+    for (const name of ['github', 'issues']) {
+      const [[key, rows]] = Object.entries(JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8')));
+      const read = [];
+      let args = { name };
+      let pages = 0;
+      for (;;) {
+        pages += 1;
+        assert.ok(pages < 100, `${name}: no end`);
+        const result = CallToolResultSchema.parse(await client.callTool({ name: 'get', arguments: args }));
+        const text = result.content[0].text;
+        assert.ok([...text].length <= limit, `${name}: ${text.length}`);
+        read.push(...result.structuredContent[key]);
+        const call = text.match(/Call get with (\{.*?\}) for the next rows\.\]$/);
+        if (call === null) {
+          assert.ok(!text.includes('[Truncated'), text);
+          break;
+        }
+        args = JSON.parse(call[1]);
+        assert.deepEqual(args, { name, offset: read.length }, text);
+      }
+      assert.ok(pages > 2, `${name}: ${pages} pages`);
+      assert.deepEqual(read, rows, name);
+    }
     await client.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -13,6 +13,7 @@ ways to connect are exercised: `legacy` (the initialize handshake,
 import asyncio
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -61,8 +62,9 @@ class PythonSdkClient(unittest.TestCase):
     def tearDownClass(cls):
         shutil.rmtree(cls.dir)
 
-    def client(self, mode, directory=None):
-        server = StdioServerParameters(command=CODEC, args=["mcp", str(directory or self.dir)])
+    def client(self, mode, directory=None, flags=()):
+        args = ["mcp", str(directory or self.dir), *flags]
+        server = StdioServerParameters(command=CODEC, args=args)
         return Client(server, mode=mode, read_timeout_seconds=60)
 
     def test_documents_through_every_mode(self):
@@ -150,6 +152,43 @@ class PythonSdkClient(unittest.TestCase):
                 self.assertNotIn("type", schema)
                 self.assertEqual(result.structured_content, [1, 2.5, 3])
             jsonschema.validate(result.structured_content, schema)
+
+    def test_notes_page_through_documents_over_the_limit(self):
+        """A model that follows the notes of texts cut to the limit reads
+        every row once: a table (cut after a row) and rows written as
+        sections (cut between rows), in both modes."""
+        with tempfile.TemporaryDirectory() as directory:
+            nested = [
+                {"id": i, "title": f"issue {i}", "user": {"login": f"user{i}", "labels": ["a", "b"]}}
+                for i in range(100)
+            ]
+            Path(directory, "issues.json").write_text(json.dumps({"issues": nested}))
+            shutil.copy(DOCUMENTS["github"], Path(directory, "github.json"))
+            for mode in MODES:
+                with self.subTest(mode=mode):
+                    run(self.follow_notes(mode, directory))
+
+    async def follow_notes(self, mode, directory):
+        limit = 2500
+        async with self.client(mode, directory, ["--mcp-text-limit", f"{limit}chars"]) as client:
+            for name in ["github", "issues"]:
+                document = json.loads(Path(directory, f"{name}.json").read_text())
+                (key, rows), = document.items()
+                read, arguments = [], {"name": name}
+                for page in range(100):
+                    result = await client.call_tool("get", arguments)
+                    self.assertFalse(result.is_error, name)
+                    text = result.content[0].text
+                    self.assertLessEqual(len(text), limit, name)
+                    read += result.structured_content[key]
+                    call = re.search(r"Call get with (\{.*?\}) for the next rows\.\]$", text)
+                    if call is None:
+                        self.assertNotIn("[Truncated", text, name)
+                        break
+                    arguments = json.loads(call.group(1))
+                    self.assertEqual(arguments, {"name": name, "offset": len(read)}, text)
+                self.assertGreater(page, 2, name)
+                self.assertEqual(read, rows, name)
 
 
 if __name__ == "__main__":
