@@ -130,7 +130,7 @@ pub(crate) fn get_output_schema(all_objects: bool) -> Value {
 /// offset is then exact. Otherwise (rows written as sections, a document
 /// without rows) the note says how to read it in pages, or that there
 /// are none; the server then pages rows written as sections itself, by
-/// whole rows (`Server::fit_rows`), and this note stays only where not
+/// whole rows (`Fitting::text`), and this note stays only where not
 /// even one row fits.
 pub(crate) fn next_page_hint(
     name: &str,
