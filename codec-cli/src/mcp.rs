@@ -250,7 +250,7 @@ impl Server {
                 // client that shows the model the structured content
                 // rather than the text stays within the same budget, and
                 // the note's next offset follows its last row too.
-                Some(kept) => {
+                Some(kept) if result.structured_content.is_some() => {
                     if let Some(kept) = fitting.first(&limited, kept) {
                         result.structured_content = kept.structured_content;
                     }
@@ -258,7 +258,7 @@ impl Server {
                 // Cut inside the rows' sections (or a text that counts
                 // no rows): whole rows instead, as many as fit.
                 None if !self.0.summary => fitting.text(&codec(None)?, &mut result),
-                None => {}
+                _ => {}
             }
         }
         if self.0.summary {
