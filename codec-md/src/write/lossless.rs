@@ -31,6 +31,8 @@ pub(super) struct LosslessLayout;
 
 impl Layout for LosslessLayout {
     const MARKS_SECTION_PLACES: bool = true;
+    // Quotes strings that would read as another type.
+    const STRINGS_AS_ESCAPED: bool = false;
 
     fn paragraph(w: &mut Writer<'_, Self>, s: &str) {
         // `""` is a quoted paragraph: it has a block of its own.

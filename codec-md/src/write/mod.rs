@@ -119,6 +119,11 @@ trait Layout: Sized {
     /// it. `SPEC.md` moves sections after the list and marks nothing.
     const MARKS_SECTION_PLACES: bool = false;
 
+    /// Whether [`Layout::string`] writes a string after a key as
+    /// [`escape::write_str`] does: the walk then writes a plain string's
+    /// list line itself ([`Writer::plain_item`]).
+    const STRINGS_AS_ESCAPED: bool = true;
+
     /// The whole document: [`Writer::document`].
     fn document<'v, V: ValueView<'v>>(
         w: &mut Writer<'_, Self>,
@@ -399,10 +404,13 @@ impl<'o, L: Layout> Writer<'o, L> {
         M: Iterator<Item = (&'v str, V)> + Clone,
     {
         let mut listed = false;
-        let mut sections = 0;
-        // Which of the first 64 entries are sections, so that the second
-        // pass asks no entry its placement again.
+        let mut sections = 0usize;
+        // Which entries from the first section on are sections (the first
+        // 64 of them), so that the second pass asks none its placement
+        // again; and where that pass starts: the entries from the first
+        // section, so that it does not walk the list's members again.
         let mut section_bits = 0u64;
+        let mut from_first_section: Option<I> = None;
         let last_listed = match siblings {
             Some(_) if L::MARKS_SECTION_PLACES => entries
                 .clone()
@@ -416,18 +424,37 @@ impl<'o, L: Layout> Writer<'o, L> {
         };
         // The language the siblings name, found at the first fence.
         let mut language: Option<Option<&'v str>> = None;
+        let mut rest = entries;
+        // Entries read, and where the first section is among them.
         let mut i = 0;
-        for (label, value) in entries.clone() {
+        let mut first_section = 0;
+        loop {
+            let before = rest.clone();
+            let Some((label, value)) = rest.next() else {
+                break;
+            };
             let at = i;
             i += 1;
             let kind = value.kind();
+            if let Some(key) = self.plain_member(label, &kind) {
+                if !listed {
+                    self.block();
+                    listed = true;
+                }
+                self.plain_item(key, kind);
+                continue;
+            }
             let placement = placement_of(label, &kind);
             let is_section = matches!(placement, Placement::Section);
             let marked = is_section && last_listed.is_some_and(|last| at < last);
             if is_section {
+                if sections == 0 {
+                    from_first_section = Some(before);
+                    first_section = at;
+                }
                 sections += 1;
-                if at < 64 {
-                    section_bits |= 1 << at;
+                if at - first_section < 64 {
+                    section_bits |= 1 << (at - first_section);
                 }
             }
             if is_section && !marked {
@@ -454,11 +481,11 @@ impl<'o, L: Layout> Writer<'o, L> {
                 self.item(label, kind, fence, depth + 1)?;
             }
         }
+        let Some(entries) = from_first_section else {
+            return Ok(());
+        };
         let mut i = 0;
         for (label, value) in entries {
-            if sections == 0 {
-                break;
-            }
             let at = i;
             i += 1;
             let is_section = if at < 64 {
@@ -470,15 +497,69 @@ impl<'o, L: Layout> Writer<'o, L> {
                 !value.is_scalar() && matches!(placement(label, value), Placement::Section)
             };
             if is_section {
-                sections -= 1;
                 self.section(label, value, level, depth + 1)?;
+                sections -= 1;
+                if sections == 0 {
+                    break;
+                }
             }
         }
         Ok(())
     }
 
+    /// The key of a member whose list line the walk writes straight: a
+    /// number, a bool, null, or a string written as it is under a key that
+    /// names no code (never fenced: a plain string holds no line feed).
+    /// Most members of records are; the walk classifies their strings
+    /// once, for placement and escaping both.
+    #[inline(always)]
+    fn plain_member<'v, 'k, V: ValueView<'v>>(
+        &self,
+        label: Label<'k>,
+        kind: &ViewKind<'v, V>,
+    ) -> Option<&'k str> {
+        let Label::Key(key) = label else {
+            return None;
+        };
+        let plain = match *kind {
+            ViewKind::Null | ViewKind::Bool(_) | ViewKind::Number(_) => true,
+            ViewKind::String(s) => {
+                L::STRINGS_AS_ESCAPED
+                    && !s.is_empty()
+                    && !schema::is_code_key(key)
+                    && escape::is_plain(s, false)
+            }
+            ViewKind::Array(_) | ViewKind::Object(_) => false,
+        };
+        (plain && !key.is_empty()).then_some(key)
+    }
+
+    /// The list line of a [`Writer::plain_member`]: what
+    /// [`Writer::item`] writes for it.
+    #[inline(always)]
+    fn plain_item<'v, V: ValueView<'v>>(&mut self, key: &str, kind: ViewKind<'v, V>) {
+        self.out.extend_from_slice(b"- **");
+        self.keys.write(self.out, key);
+        match kind {
+            ViewKind::String(s) => {
+                self.out.extend_from_slice(b"**: ");
+                self.out.extend_from_slice(s.as_bytes());
+            }
+            ViewKind::Number(n) => {
+                self.out.extend_from_slice(b"**: ");
+                n.write_to(self.out);
+            }
+            ViewKind::Bool(true) => self.out.extend_from_slice(b"**: true"),
+            ViewKind::Bool(false) => self.out.extend_from_slice(b"**: false"),
+            _ => self.out.extend_from_slice(b"**:"),
+        }
+        self.out.push(b'\n');
+        self.item_written();
+    }
+
     /// One list line, `- **key**: value`, and its fence if it has one
     /// (the string and its language).
+    #[inline(always)]
     fn item<'v, V: ValueView<'v>>(
         &mut self,
         label: Label<'_>,
