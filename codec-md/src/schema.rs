@@ -146,8 +146,18 @@ fn is_one_of_the_code_keys(key: &str) -> bool {
 }
 
 /// A fence cannot hold CR (parsers normalize line endings) or NUL.
+/// Eight bytes at a time, as [`has_line_feed`]: a fenced string is
+/// searched whole, and stack traces are long.
+#[inline(never)]
 pub(crate) fn fence_eligible(s: &str) -> bool {
-    !s.bytes().any(|b| b == b'\r' || b == 0)
+    let stops = |b: u8| b == b'\r' || b == 0;
+    let mut chunks = s.as_bytes().chunks_exact(8);
+    for chunk in &mut chunks {
+        if chunk.iter().fold(false, |any, &b| any | stops(b)) {
+            return false;
+        }
+    }
+    !chunks.remainder().iter().any(|&b| stops(b))
 }
 
 /// Whether an array is written inline, `a, b, c`: only scalars, and no
@@ -230,7 +240,7 @@ pub(crate) fn scalar(text: &str) -> Value {
 
 #[cfg(test)]
 mod tests {
-    use super::{has_line_feed, is_code_key};
+    use super::{fence_eligible, has_line_feed, is_code_key};
 
     #[test]
     fn finds_a_line_feed_anywhere() {
@@ -242,6 +252,20 @@ mod tests {
                 assert!(has_line_feed(&s), "{s:?}");
                 let s = format!("{}\r{}", &clean[..at], &clean[at + 1..]);
                 assert!(!has_line_feed(&s), "{s:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn finds_what_no_fence_can_hold_anywhere() {
+        for len in 0..=25 {
+            let clean = "a\n".repeat(len);
+            assert!(fence_eligible(&clean));
+            for at in 0..clean.len() {
+                for stop in ["\r", "\0"] {
+                    let s = format!("{}{stop}{}", &clean[..at], &clean[at + 1..]);
+                    assert!(!fence_eligible(&s), "{s:?}");
+                }
             }
         }
     }
