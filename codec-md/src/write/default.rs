@@ -66,6 +66,11 @@ mod tests {
                 "|a|b|c|\n|---|---|---|\n|1|x||\n||y||\n",
             ),
             (r#"[{"a|b": "c|d"}]"#, "|a\\|b|\n|---|\n|c\\|d|\n"),
+            // A row with every column, out of order, or in order after one.
+            (
+                r#"[{"a": 1, "b": 2}, {"b": 3, "a": 4}, {"a": 5, "b": 6}]"#,
+                "|a|b|\n|---|---|\n|1|2|\n|4|3|\n|5|6|\n",
+            ),
             (r#"[{"code": "x"}]"#, "|code|\n|---|\n|x|\n"),
             // Not tables: a line break, no columns, too sparse, mixed.
             (

@@ -694,7 +694,9 @@ impl<'o, L: Layout> Writer<'o, L> {
         rows: impl Iterator<Item = V>,
         columns: &[C],
     ) {
-        let mut cells: Vec<Option<V>> = vec![None; columns.len()];
+        // The cells of a row that lists its members out of the columns'
+        // order, or not all of them, made at the first such row.
+        let mut cells: Vec<Option<V>> = Vec::new();
         // Each column's position, made at the first row that lists its
         // members out of the columns' order.
         let mut index: Option<HashMap<&str, usize>> = None;
@@ -702,9 +704,32 @@ impl<'o, L: Layout> Writer<'o, L> {
             let ViewKind::Object(members) = row.kind() else {
                 continue;
             };
-            cells.iter_mut().for_each(|cell| *cell = None);
+            // Rows usually list every column in order: their cells are
+            // written as their members come, and a row found out of order
+            // halfway is written again the long way.
+            if members.len() == columns.len() {
+                let start = self.out.len();
+                self.out.push(b'|');
+                let mut in_order = true;
+                for ((key, value), column) in members.clone().zip(columns) {
+                    if !schema::same_key(column.as_ref(), key) {
+                        in_order = false;
+                        break;
+                    }
+                    self.scalar(value, Context::Cell);
+                    self.out.push(b'|');
+                }
+                if in_order {
+                    self.out.push(b'\n');
+                    self.row_written();
+                    continue;
+                }
+                self.out.truncate(start);
+            }
+            cells.clear();
+            cells.resize(columns.len(), None);
             for (at, (key, value)) in members.enumerate() {
-                // Rows usually list the columns in order: no hash then.
+                // Members in the columns' order need no hash.
                 let column = match columns.get(at) {
                     Some(column) if schema::same_key(column.as_ref(), key) => Some(at),
                     _ => index
