@@ -676,7 +676,7 @@ impl<'o, L: Layout> Writer<'o, L> {
         self.block();
         self.out.push(b'|');
         for column in columns {
-            escape::write_str(self.out, column.as_ref(), Context::Cell);
+            self.keys.write_cell(self.out, column.as_ref());
             self.out.push(b'|');
         }
         self.out.push(b'\n');
