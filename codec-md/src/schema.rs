@@ -146,18 +146,8 @@ fn is_one_of_the_code_keys(key: &str) -> bool {
 }
 
 /// A fence cannot hold CR (parsers normalize line endings) or NUL.
-/// Eight bytes at a time, as [`has_line_feed`]: a fenced string is
-/// searched whole, and stack traces are long.
-#[inline(never)]
 pub(crate) fn fence_eligible(s: &str) -> bool {
-    let stops = |b: u8| b == b'\r' || b == 0;
-    let mut chunks = s.as_bytes().chunks_exact(8);
-    for chunk in &mut chunks {
-        if chunk.iter().fold(false, |any, &b| any | stops(b)) {
-            return false;
-        }
-    }
-    !chunks.remainder().iter().any(|&b| stops(b))
+    !s.bytes().any(|b| b == b'\r' || b == 0)
 }
 
 /// Whether an array is written inline, `a, b, c`: only scalars, and no
