@@ -146,8 +146,10 @@ fn is_one_of_the_code_keys(key: &str) -> bool {
 }
 
 /// A fence cannot hold CR (parsers normalize line endings) or NUL.
+/// memchr's vector search: fenced strings are searched whole, and stack
+/// traces are long.
 pub(crate) fn fence_eligible(s: &str) -> bool {
-    !s.bytes().any(|b| b == b'\r' || b == 0)
+    memchr::memchr2(b'\r', 0, s.as_bytes()).is_none()
 }
 
 /// Whether an array is written inline, `a, b, c`: only scalars, and no
