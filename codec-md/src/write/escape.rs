@@ -262,17 +262,28 @@ fn write_line_feeds_as_refs(out: &mut Vec<u8>, s: &str) {
 /// (event-logs: the key scans were an eighth of the rendering).
 #[derive(Debug)]
 pub(super) struct KeyWriter {
-    /// Keys known to be plain, by address: (address, length).
+    /// Keys known to be plain, by address and length: a hash table
+    /// (linear probing) of the first [`KEY_MOST`] found, (0, 0) for an
+    /// empty slot. Not a slot per address: a key's place comes from its
+    /// address, which moves with every build of the program, and with a
+    /// slot per address some builds put two of a record's keys in one,
+    /// which were then looked at again on every row (nested-group 3%
+    /// slower in such a build).
     plain: [(usize, usize); KEY_SLOTS],
+    /// Keys in `plain`.
+    known: usize,
 }
 
-/// Slots of [`KeyWriter`] (a power of two).
-const KEY_SLOTS: usize = 64;
+/// Slots of [`KeyWriter`]'s table (a power of two), and the most keys it
+/// holds: at most half full, a key is found in a probe or two.
+const KEY_SLOTS: usize = 128;
+const KEY_MOST: usize = KEY_SLOTS / 2;
 
 impl Default for KeyWriter {
     fn default() -> KeyWriter {
         KeyWriter {
             plain: [(0, 0); KEY_SLOTS],
+            known: 0,
         }
     }
 }
@@ -292,10 +303,7 @@ impl KeyWriter {
     #[inline]
     pub(super) fn write_in(&mut self, out: &mut Vec<u8>, key: &str, context: Context) {
         debug_assert!(matches!(context, Context::Key | Context::Heading));
-        let address = key.as_ptr() as usize;
-        let slot = (address ^ (address >> 6) ^ key.len()) % KEY_SLOTS;
-        if self.plain[slot] == (address, key.len()) || is_plain_in(key, Context::Key) {
-            self.plain[slot] = (address, key.len());
+        if self.is_plain(key) {
             out.extend_from_slice(key.as_bytes());
             return;
         }
@@ -307,14 +315,38 @@ impl KeyWriter {
     /// (a cell looks at fewer bytes), so the same memory serves it.
     #[inline]
     pub(super) fn write_cell(&mut self, out: &mut Vec<u8>, key: &str) {
-        let address = key.as_ptr() as usize;
-        let slot = (address ^ (address >> 6) ^ key.len()) % KEY_SLOTS;
-        if self.plain[slot] == (address, key.len()) || is_plain_in(key, Context::Key) {
-            self.plain[slot] = (address, key.len());
+        if self.is_plain(key) {
             out.extend_from_slice(key.as_bytes());
             return;
         }
         write_str(out, key, Context::Cell);
+    }
+
+    /// Whether `key` is plain in [`Context::Key`]: known by its address,
+    /// or looked at (and remembered while the table has room).
+    #[inline(always)]
+    fn is_plain(&mut self, key: &str) -> bool {
+        let entry = (key.as_ptr() as usize, key.len());
+        let hash = (entry.0 as u64 ^ entry.1 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mut slot = (hash >> (64 - KEY_SLOTS.trailing_zeros())) as usize;
+        loop {
+            let known = self.plain[slot];
+            if known == entry {
+                return true;
+            }
+            if known == (0, 0) {
+                break;
+            }
+            slot = (slot + 1) % KEY_SLOTS;
+        }
+        if !is_plain_in(key, Context::Key) {
+            return false;
+        }
+        if self.known < KEY_MOST {
+            self.plain[slot] = entry;
+            self.known += 1;
+        }
+        true
     }
 }
 
