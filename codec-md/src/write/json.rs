@@ -265,20 +265,28 @@ impl<'v, V: ValueView<'v>, F: Fn(V) -> bool> Sink<'v, V> for Estimated<'_, '_, '
 pub(super) struct JsonScratch {
     escaped: Vec<u8>,
     /// Keys by address, as [`Word`]s when they are words: (address,
-    /// length, measure). A table's rows repeat their keys at one address
-    /// (a struct's field names, a parsed object's shared key list): each
-    /// key is measured once, not once a row.
+    /// length, measure), (0, 0, None) for an empty slot. A table's rows
+    /// repeat their keys at one address (a struct's field names, a parsed
+    /// object's shared key list): each key is measured once, not once a
+    /// row. A hash table (linear probing) of the first [`KEY_MOST`] keys,
+    /// as codec-core's tape keeps field names: with a slot per address,
+    /// where keys collide depends on where a build puts them.
     keys: [(usize, usize, Option<Word>); KEY_SLOTS],
+    /// Keys in `keys`.
+    known: usize,
 }
 
-/// Slots of [`JsonScratch`]'s keys (a power of two).
-const KEY_SLOTS: usize = 64;
+/// Slots of [`JsonScratch`]'s keys (a power of two), and the most it
+/// holds: at most half full, a key is found in a probe or two.
+const KEY_SLOTS: usize = 128;
+const KEY_MOST: usize = KEY_SLOTS / 2;
 
 impl Default for JsonScratch {
     fn default() -> JsonScratch {
         JsonScratch {
             escaped: Vec::new(),
             keys: [(0, 0, None); KEY_SLOTS],
+            known: 0,
         }
     }
 }
@@ -311,16 +319,30 @@ impl JsonScratch {
     /// [`JsonScratch::feed_str`] for a key, measured once per address.
     fn feed_key(&mut self, estimate: &mut Estimate, key: &str) {
         let address = key.as_ptr() as usize;
-        let slot = (address ^ (address >> 6) ^ key.len()) % KEY_SLOTS;
-        let (cached, len, word) = self.keys[slot];
-        let word = if cached == address && len == key.len() && address != 0 {
-            word
-        } else {
-            let word = is_json_plain(key)
-                .then(|| Word::new(key.as_bytes()))
-                .flatten();
-            self.keys[slot] = (address, key.len(), word);
-            word
+        let hash = (address as u64 ^ key.len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mut slot = (hash >> (64 - KEY_SLOTS.trailing_zeros())) as usize;
+        let known = loop {
+            let (cached, len, word) = self.keys[slot];
+            if cached == address && len == key.len() {
+                break Some(word);
+            }
+            if (cached, len) == (0, 0) {
+                break None;
+            }
+            slot = (slot + 1) % KEY_SLOTS;
+        };
+        let word = match known {
+            Some(word) => word,
+            None => {
+                let word = is_json_plain(key)
+                    .then(|| Word::new(key.as_bytes()))
+                    .flatten();
+                if self.known < KEY_MOST {
+                    self.keys[slot] = (address, key.len(), word);
+                    self.known += 1;
+                }
+                word
+            }
         };
         match word {
             Some(word) => {
