@@ -252,6 +252,20 @@ impl Units {
         self.ends.push((end as u64) << 1 | 1);
     }
 
+    /// Where the record stands, for [`Units::rewind`].
+    pub(crate) fn mark(&self) -> (usize, usize, usize) {
+        (self.ends.len(), self.rows, self.items)
+    }
+
+    /// Forgets the units recorded since `mark` ([`Units::mark`]): the
+    /// writer took back what it wrote after it.
+    pub(crate) fn rewind(&mut self, mark: (usize, usize, usize)) {
+        let (len, rows, items) = mark;
+        self.ends.truncate(len);
+        self.rows = rows;
+        self.items = items;
+    }
+
     /// An item whose last line ends at byte `end`.
     pub(crate) fn item(&mut self, end: usize) {
         self.items += 1;
@@ -681,6 +695,10 @@ level
             r#"{"stdout": "ok\n\n  ````\n", "lang": "c", "code": "x", "PATCH": "-a"}"#,
             r#"{"code": "", "log": "a\u0000", "t": [{"k": "---"}, {"k": ":-:"}]}"#,
             r#"{"rows": [{"id": 1, "name": "ada"}, {"id": 2}], "total": 2}"#,
+            // Rows that turn out not to be a table after some were written.
+            r#"[{"a": 1}, {"a": 2}, {"a": [1, 2]}]"#,
+            r#"[{"a": 1, "b": 2}, {"a": 3, "b": 4}, {"b": 5, "a": 6}]"#,
+            r#"{"t": [{"a": "x"}, {"a": "y"}, {"a": "y\nz"}], "n": 1}"#,
         ];
         for json in cases {
             let value = codec_core::from_str(json).unwrap();

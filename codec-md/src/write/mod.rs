@@ -286,6 +286,8 @@ impl<'o, L: Layout> Writer<'o, L> {
                 self.enter(depth)?;
                 if items.len() == 0 {
                     self.line(|_, out| out.extend_from_slice(b"[]"));
+                } else if self.uniform_table(items.clone(), depth) {
+                    // Written in one pass.
                 } else if let Some(columns) = self.layout.table_columns(items.clone()) {
                     self.enter(depth + 1)?;
                     self.table(items, &columns);
@@ -317,6 +319,7 @@ impl<'o, L: Layout> Writer<'o, L> {
     ) -> Result<(), EncodeError> {
         match value.kind() {
             ViewKind::Object(map) => self.body(members(map.clone()), Some(map), level, depth),
+            ViewKind::Array(items) if self.uniform_table(items.clone(), depth) => Ok(()),
             ViewKind::Array(items) => match self.layout.table_columns(items.clone()) {
                 Some(columns) => {
                     self.enter(depth + 1)?;
@@ -663,6 +666,91 @@ impl<'o, L: Layout> Writer<'o, L> {
         if bold {
             self.out.extend_from_slice(b"**");
         }
+    }
+
+    /// The table of `rows`, an array at `depth`, when every row lists the
+    /// same keys in the same order and each value is a scalar with no line
+    /// feed, as most tables' rows do: written in one pass, the first row's
+    /// keys its columns, without the pass that finds the columns
+    /// ([`Layout::table_columns`]: for such rows every layout's columns
+    /// are the first row's keys). False, with nothing written, when the
+    /// rows are not all so (found while writing them: what was written is
+    /// taken back) or the table would be too deep; the caller then lays
+    /// the array out the long way.
+    #[inline(never)]
+    fn uniform_table<'v, V: ValueView<'v>>(
+        &mut self,
+        rows: impl Iterator<Item = V> + Clone,
+        depth: usize,
+    ) -> bool {
+        let Some(ViewKind::Object(columns)) = rows.clone().next().map(V::kind) else {
+            return false;
+        };
+        if columns.len() == 0 || depth + 1 > self.max_depth {
+            return false;
+        }
+        let (start, started) = (self.out.len(), self.started);
+        let mark = self.units.as_ref().map(Units::mark);
+        self.block();
+        self.out.push(b'|');
+        for (column, value) in columns.clone() {
+            // Records with nested objects say so at the first row, before
+            // any row is written (a line feed is found when the row is).
+            if !value.is_scalar() {
+                self.out.truncate(start);
+                self.started = started;
+                return false;
+            }
+            self.keys.write_cell(self.out, column);
+            self.out.push(b'|');
+        }
+        self.out.push(b'\n');
+        self.out.push(b'|');
+        for _ in columns.clone() {
+            self.out.extend_from_slice(b"---|");
+        }
+        self.out.push(b'\n');
+        for row in rows {
+            if !self.uniform_row(row, columns.clone()) {
+                self.out.truncate(start);
+                self.started = started;
+                if let (Some(units), Some(mark)) = (&mut self.units, mark) {
+                    units.rewind(mark);
+                }
+                return false;
+            }
+            self.row_written();
+        }
+        true
+    }
+
+    /// A row of [`Writer::uniform_table`], when it is one: its members are
+    /// `columns` in order, each a scalar with no line feed.
+    #[inline]
+    fn uniform_row<'v, V: ValueView<'v>>(&mut self, row: V, columns: V::Members) -> bool {
+        let ViewKind::Object(members) = row.kind() else {
+            return false;
+        };
+        if members.len() != columns.len() {
+            return false;
+        }
+        self.out.push(b'|');
+        // Side by side by hand: a `Zip` of the two was a call per cell.
+        let mut columns = columns;
+        for (key, value) in members {
+            match columns.next() {
+                Some((column, _)) if schema::same_key(column, key) => {}
+                _ => return false,
+            }
+            match value.kind() {
+                ViewKind::Array(_) | ViewKind::Object(_) => return false,
+                ViewKind::String(s) if schema::has_line_feed(s) => return false,
+                kind => self.scalar_of(kind, Context::Cell),
+            }
+            self.out.push(b'|');
+        }
+        self.out.push(b'\n');
+        true
     }
 
     /// A table: header, delimiter, one row per object, unpadded.
