@@ -11,6 +11,8 @@
 
 use codec_core::{NumberView, ValueView, ViewKind};
 
+use super::keys::KeyTable;
+
 /// Where inline text is written. The context decides which characters can
 /// end or add structure there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -264,32 +266,10 @@ fn write_line_feeds_as_refs(out: &mut Vec<u8>, s: &str) {
 /// a parsed object's shared key list keep one address: a key at an
 /// address known to be plain is copied without looking at its bytes again
 /// (event-logs: the key scans were an eighth of the rendering).
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(super) struct KeyWriter {
-    /// Keys known to be plain, by address and length: a hash table
-    /// (linear probing) of the first [`KEY_MOST`] found, (0, 0) for an
-    /// empty slot. Not a slot per address: a key's place comes from its
-    /// address, which moves with every build of the program, and with a
-    /// slot per address some builds put two of a record's keys in one,
-    /// which were then looked at again on every row (nested-group 3%
-    /// slower in such a build).
-    plain: [(usize, usize); KEY_SLOTS],
-    /// Keys in `plain`.
-    known: usize,
-}
-
-/// Slots of [`KeyWriter`]'s table (a power of two), and the most keys it
-/// holds: at most half full, a key is found in a probe or two.
-const KEY_SLOTS: usize = 128;
-const KEY_MOST: usize = KEY_SLOTS / 2;
-
-impl Default for KeyWriter {
-    fn default() -> KeyWriter {
-        KeyWriter {
-            plain: [(0, 0); KEY_SLOTS],
-            known: 0,
-        }
-    }
+    /// Keys known to be plain ([`KeyTable`]).
+    plain: KeyTable<()>,
 }
 
 impl KeyWriter {
@@ -330,26 +310,13 @@ impl KeyWriter {
     /// or looked at (and remembered while the table has room).
     #[inline(always)]
     fn is_plain(&mut self, key: &str) -> bool {
-        let entry = (key.as_ptr() as usize, key.len());
-        let hash = (entry.0 as u64 ^ entry.1 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let mut slot = (hash >> (64 - KEY_SLOTS.trailing_zeros())) as usize;
-        loop {
-            let known = self.plain[slot];
-            if known == entry {
-                return true;
-            }
-            if known == (0, 0) {
-                break;
-            }
-            slot = (slot + 1) % KEY_SLOTS;
-        }
+        let Err(slot) = self.plain.find(key) else {
+            return true;
+        };
         if !is_plain_in(key, Context::Key) {
             return false;
         }
-        if self.known < KEY_MOST {
-            self.plain[slot] = entry;
-            self.known += 1;
-        }
+        self.plain.remember(slot, key, ());
         true
     }
 }

@@ -16,6 +16,7 @@ use codec_core::{EncodeError, JsonEscapes, JsonWriter, ValueView, ViewKind};
 
 use super::escape;
 use super::estimate::{estimate_hundredths, Estimate, Word};
+use super::keys::KeyTable;
 
 /// What the dense profile's JSON writes `\uXXXX` besides JSON's own
 /// escapes: a backtick, `|`, and the characters markdown never holds raw.
@@ -261,34 +262,14 @@ impl<'v, V: ValueView<'v>, F: Fn(V) -> bool> Sink<'v, V> for Estimated<'_, '_, '
 
 /// What the JSON estimate keeps from one string to the next: a buffer for
 /// a string that needs escapes, and the keys measured so far.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(super) struct JsonScratch {
     escaped: Vec<u8>,
-    /// Keys by address, as [`Word`]s when they are words: (address,
-    /// length, measure), (0, 0, None) for an empty slot. A table's rows
+    /// Keys by address, as [`Word`]s when they are words. A table's rows
     /// repeat their keys at one address (a struct's field names, a parsed
     /// object's shared key list): each key is measured once, not once a
-    /// row. A hash table (linear probing) of the first [`KEY_MOST`] keys,
-    /// as codec-core's tape keeps field names: with a slot per address,
-    /// where keys collide depends on where a build puts them.
-    keys: [(usize, usize, Option<Word>); KEY_SLOTS],
-    /// Keys in `keys`.
-    known: usize,
-}
-
-/// Slots of [`JsonScratch`]'s keys (a power of two), and the most it
-/// holds: at most half full, a key is found in a probe or two.
-const KEY_SLOTS: usize = 128;
-const KEY_MOST: usize = KEY_SLOTS / 2;
-
-impl Default for JsonScratch {
-    fn default() -> JsonScratch {
-        JsonScratch {
-            escaped: Vec::new(),
-            keys: [(0, 0, None); KEY_SLOTS],
-            known: 0,
-        }
-    }
+    /// row.
+    keys: KeyTable<Option<Word>>,
 }
 
 impl JsonScratch {
@@ -318,32 +299,13 @@ impl JsonScratch {
 
     /// [`JsonScratch::feed_str`] for a key, measured once per address.
     fn feed_key(&mut self, estimate: &mut Estimate, key: &str) {
-        let address = key.as_ptr() as usize;
-        let hash = (address as u64 ^ key.len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let mut slot = (hash >> (64 - KEY_SLOTS.trailing_zeros())) as usize;
-        let known = loop {
-            let (cached, len, word) = self.keys[slot];
-            if cached == address && len == key.len() {
-                break Some(word);
-            }
-            if (cached, len) == (0, 0) {
-                break None;
-            }
-            slot = (slot + 1) % KEY_SLOTS;
-        };
-        let word = match known {
-            Some(word) => word,
-            None => {
-                let word = is_json_plain(key)
-                    .then(|| Word::new(key.as_bytes()))
-                    .flatten();
-                if self.known < KEY_MOST {
-                    self.keys[slot] = (address, key.len(), word);
-                    self.known += 1;
-                }
-                word
-            }
-        };
+        let word = self.keys.find(key).unwrap_or_else(|slot| {
+            let word = is_json_plain(key)
+                .then(|| Word::new(key.as_bytes()))
+                .flatten();
+            self.keys.remember(slot, key, word);
+            word
+        });
         match word {
             Some(word) => {
                 estimate.feed_byte(b'"');

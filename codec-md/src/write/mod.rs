@@ -33,6 +33,7 @@ mod escape;
 mod estimate;
 mod fence;
 mod json;
+mod keys;
 mod lossless;
 mod stream;
 
