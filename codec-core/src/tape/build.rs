@@ -9,6 +9,7 @@
 //! key seen twice. Only then is the object's region of the tape rewritten
 //! ([`Builder::reorder`]), once, at its end.
 
+use std::cell::Cell;
 use std::ops::Range;
 
 use serde::ser::{self, Serialize};
@@ -33,7 +34,8 @@ pub(crate) enum Failure {
 pub(crate) fn build<T: Serialize + ?Sized>(value: &T) -> std::result::Result<Tape, Failure> {
     let mut builder = Builder {
         tape: Tape::on_kept_buffers(),
-        statics: [(0, 0, 0); STATIC_SLOTS],
+        statics: StaticCache::kept(),
+        used: [0; STATIC_MOST],
         cached: 0,
         too_large: false,
     };
@@ -42,11 +44,19 @@ pub(crate) fn build<T: Serialize + ?Sized>(value: &T) -> std::result::Result<Tap
         level: 0,
         ordered: false,
     });
-    if builder.too_large || u32::try_from(builder.tape.events.len()).is_err() {
+    let Builder {
+        tape,
+        statics,
+        used,
+        cached,
+        too_large,
+    } = builder;
+    statics.give_back(&used[..cached]);
+    if too_large || u32::try_from(tape.events.len()).is_err() {
         return Err(Failure::TooLarge);
     }
     result.map_err(Failure::Serialize)?;
-    Ok(builder.tape)
+    Ok(tape)
 }
 
 /// Up to this many keys, a struct or ordered map checks each new key
@@ -70,19 +80,55 @@ fn static_slot(address: usize, len: usize) -> usize {
     (hash >> (64 - STATIC_SLOTS.trailing_zeros())) as usize
 }
 
+/// The struct field names recorded so far on a tape, by address:
+/// (address, length, index in `tape.statics` + 1), 0 for an empty slot.
+/// A struct's fields repeat on every row, so each name is kept once.
+///
+/// A hash table (linear probing), not a slot per address. A name's slot
+/// comes from its address, which moves with every build of the program;
+/// with a slot per address, some builds put two of a struct's fields in
+/// one (two of six builds measured here), each row then recorded both
+/// names again, the list of names grew a row at a time, and the JSON
+/// writer's memory of them (by index) missed: MCP on nested-group 6.6%
+/// slower.
+type StaticSlots = [(usize, u32, u32); STATIC_SLOTS];
+
+/// A [`StaticSlots`] table, kept empty by each thread for its next tape:
+/// a new one was 2 KB to clear on every response (2.1k instructions of
+/// a one-row response's 19k through codec-md, callgrind), where a tape
+/// fills a few slots and empties just those.
+struct StaticCache(Box<StaticSlots>);
+
+thread_local! {
+    static KEPT_STATICS: Cell<Option<Box<StaticSlots>>> = const { Cell::new(None) };
+}
+
+impl StaticCache {
+    /// This thread's empty table, or a new one (the first tape on the
+    /// thread, or a tape recorded while another is: a `Serialize` that
+    /// encodes).
+    fn kept() -> StaticCache {
+        let kept = KEPT_STATICS.try_with(Cell::take).ok().flatten();
+        StaticCache(kept.unwrap_or_else(|| Box::new([(0, 0, 0); STATIC_SLOTS])))
+    }
+
+    /// Empties the `used` slots, the only ones filled, and gives the
+    /// table back to the thread.
+    fn give_back(self, used: &[u8]) {
+        let StaticCache(mut table) = self;
+        for &slot in used {
+            table[usize::from(slot)] = (0, 0, 0);
+        }
+        debug_assert!(table.iter().all(|&(.., index)| index == 0));
+        let _ = KEPT_STATICS.try_with(|kept| kept.set(Some(table)));
+    }
+}
+
 struct Builder {
     tape: Tape,
-    /// The struct field names recorded so far, by address: (address,
-    /// length, index in `tape.statics` + 1), 0 for an empty slot. A
-    /// struct's fields repeat on every row, so each name is kept once.
-    ///
-    /// A hash table (linear probing), not a slot per address. A name's slot comes from its address, which
-    /// moves with every build of the program; with a slot per address,
-    /// some builds put two of a struct's fields in one (two of six builds
-    /// measured here), each row then recorded both names again, the list
-    /// of names grew a row at a time, and the JSON writer's memory of
-    /// them (by index) missed: MCP on nested-group 6.6% slower.
-    statics: [(usize, u32, u32); STATIC_SLOTS],
+    statics: StaticCache,
+    /// The slots of `statics` filled, in order.
+    used: [u8; STATIC_MOST],
     /// Names in `statics`.
     cached: usize,
     /// A span or a count outgrew 32 bits: the tape is abandoned.
@@ -125,7 +171,7 @@ impl Builder {
         let len = u32::try_from(key.len()).unwrap_or(u32::MAX);
         let mut slot = static_slot(address, key.len());
         loop {
-            let (cached, cached_len, index) = self.statics[slot];
+            let (cached, cached_len, index) = self.statics.0[slot];
             if index == 0 {
                 break;
             }
@@ -140,7 +186,9 @@ impl Builder {
         };
         self.tape.statics.push(key);
         if self.cached < STATIC_MOST {
-            self.statics[slot] = (address, len, index.saturating_add(1));
+            self.statics.0[slot] = (address, len, index.saturating_add(1));
+            // A slot is below `STATIC_SLOTS`, 128.
+            self.used[self.cached] = slot as u8;
             self.cached += 1;
         }
         Event::StaticKey(index)
@@ -897,5 +945,42 @@ mod tests {
         assert!(tape.to_value().identical(&expected));
         assert_eq!(expected[0].as_object().map(|o| o.len()), Some(many.len()));
         assert!(tape.statics.len() >= many.len());
+    }
+
+    /// Each tape starts from an empty cache of names, whatever the tapes
+    /// before it on the thread filled (the table is kept between them),
+    /// and a tape recorded while another is gets a table of its own.
+    #[test]
+    fn starts_each_tape_with_no_names() {
+        #[derive(Serialize)]
+        struct Other {
+            z: u8,
+            a0: u8,
+        }
+        /// Records a tape of `Wide` rows inside its own serialization.
+        struct Nesting;
+        impl Serialize for Nesting {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                use serde::ser::SerializeStruct;
+                let inner = super::build(&Other { z: 1, a0: 2 })
+                    .unwrap_or_else(|_| panic!("an inner tape"));
+                assert_eq!(inner.statics.len(), 2);
+                let mut outer = s.serialize_struct("Nesting", 2)?;
+                outer.serialize_field("z", &3)?;
+                outer.serialize_field("inner", &inner.to_value())?;
+                outer.end()
+            }
+        }
+        for _ in 0..3 {
+            let first = super::build(&[Other { z: 1, a0: 2 }, Other { z: 3, a0: 4 }])
+                .unwrap_or_else(|_| panic!("a tape"));
+            assert_eq!(first.statics.len(), 2);
+            let nesting = [Nesting, Nesting];
+            let second = super::build(&nesting).unwrap_or_else(|_| panic!("a tape"));
+            assert!(second
+                .to_value()
+                .identical(&crate::to_value(&nesting).unwrap()));
+            assert_eq!(second.statics.len(), 2);
+        }
     }
 }
