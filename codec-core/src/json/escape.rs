@@ -42,6 +42,16 @@ pub trait JsonEscapes: Copy {
     /// are written, and the writer skips plain text eight bytes at a time.
     const ASCII: bool = true;
 
+    /// The ASCII characters [`escapes`](JsonEscapes::escapes) can be true
+    /// for, when they can be listed (`None`, the default, when not). With
+    /// a list the writer skips text eight bytes at a time while it holds
+    /// none of them, none of JSON's escapes and (when
+    /// [`NON_ASCII`](JsonEscapes::NON_ASCII)) no byte beyond ASCII, and
+    /// asks `escapes` about the rest; an ASCII character left off the
+    /// list may then be written raw whatever `escapes` says of it. Each
+    /// listed byte costs the scan a few instructions per eight bytes.
+    const ASCII_ESCAPED: Option<&'static [u8]> = None;
+
     /// Whether `c` is written `\uXXXX` (a surrogate pair of them above
     /// U+FFFF). Asked only about characters JSON lets through raw.
     fn escapes(self, c: char) -> bool;
@@ -103,19 +113,22 @@ pub(crate) fn write_str<E: JsonEscapes>(out: &mut Vec<u8>, s: &str, escapes: E) 
     let bytes = s.as_bytes();
     let mut start = 0;
     let mut i = 0;
+    // Eight bytes at a time, when what may need a look is known.
+    let scan = (!E::ASCII && !E::NON_ASCII) || E::ASCII_ESCAPED.is_some();
     while i < bytes.len() {
-        if !E::ASCII && !E::NON_ASCII {
-            // JSON's own escapes only: eight bytes at a time while none of
-            // them needs one. In time, one byte at a time was 60% of
-            // serving github.json and 1.26x serde_json's serializer (perf,
-            // on the 2-core machine); in instructions it was at par.
+        if scan {
+            // While none of eight bytes needs a look. In time, one byte at
+            // a time was 60% of serving github.json and 1.26x serde_json's
+            // serializer (perf, on the 2-core machine); in instructions it
+            // was at par. With codec-md's escapes (JSON cells, fences) it
+            // was a third of a dense rendering of nested (callgrind).
             let mut found = false;
             while let Some(chunk) = bytes.get(i..i + 8) {
                 let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-                let mask = json_escape_mask(word);
+                let mask = attention_mask::<E>(word);
                 if mask != 0 {
-                    // The lowest flagged byte is one that needs an escape
-                    // (a borrow only flags bytes above it): no byte-by-byte
+                    // The lowest flagged byte is one that needs a look (a
+                    // borrow only flags bytes above it): no byte-by-byte
                     // search for it.
                     i += (mask.trailing_zeros() / 8) as usize;
                     found = true;
@@ -125,7 +138,7 @@ pub(crate) fn write_str<E: JsonEscapes>(out: &mut Vec<u8>, s: &str, escapes: E) 
             }
             if found {
                 let escape = ESCAPE[usize::from(bytes[i])];
-                if escape != UU {
+                if escape != __ && escape != UU {
                     // `\n`, `\"` and the other short escapes, written here:
                     // a markdown text in an MCP result has one a line, and
                     // the call to `write_escape` for each was a third of
@@ -136,17 +149,20 @@ pub(crate) fn write_str<E: JsonEscapes>(out: &mut Vec<u8>, s: &str, escapes: E) 
                     start = i;
                     continue;
                 }
-            }
-            // Fewer than eight bytes left: one test of the string's last
-            // eight (the bytes before `i` it shares passed one), or of
-            // the whole string padded with a plain byte, instead of a
-            // lookup per byte. Keys are short: keyed.json's JSON spent
-            // 1.10x serde_json's instructions, a third in this tail.
-            if bytes.len() - i < 8 && !needs_json_escape(last_word(bytes)) {
-                break;
-            }
-            if i >= bytes.len() {
-                break;
+                // Anything else flagged is looked at below.
+            } else {
+                // Fewer than eight bytes left: one test of the string's
+                // last eight (the bytes before `i` it shares passed one,
+                // unless one was flagged and needed nothing), or of the
+                // whole string padded with a plain byte, instead of a
+                // lookup per byte. Keys are short: keyed.json's JSON spent
+                // 1.10x serde_json's instructions, a third in this tail.
+                if bytes.len() - i < 8 && attention_mask::<E>(last_word(bytes)) == 0 {
+                    break;
+                }
+                if i >= bytes.len() {
+                    break;
+                }
             }
         }
         let b = bytes[i];
@@ -180,17 +196,11 @@ fn last_word(bytes: &[u8]) -> u64 {
     }
 }
 
-/// Whether any of the eight bytes of `word` is one JSON escapes: a
-/// control character, `"` or `\\` (exact, by the usual bit tricks: a byte
-/// below `n` sets its high bit in `word - n` and not in `word`).
-#[inline]
-fn needs_json_escape(word: u64) -> bool {
-    json_escape_mask(word) != 0
-}
-
-/// The high bit of each byte of `word` that may need an escape: the
-/// lowest one set is exactly the first byte that does (bytes above it may
-/// be flagged by a borrow).
+/// The high bit of each byte of `word` that may need an escape (a
+/// control character, `"` or `\\`, by the usual bit tricks: a byte below
+/// `n` sets its high bit in `word - n` and not in `word`): the lowest one
+/// set is exactly the first byte that does (bytes above it may be flagged
+/// by a borrow).
 #[inline]
 fn json_escape_mask(word: u64) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
@@ -199,6 +209,28 @@ fn json_escape_mask(word: u64) -> u64 {
     let quote = word ^ (ONES * u64::from(b'"'));
     let backslash = word ^ (ONES * u64::from(b'\\'));
     below(word, 0x20) | below(quote, 1) | below(backslash, 1)
+}
+
+/// The high bit of each byte of `word` that may need a look by `E`: one
+/// JSON escapes, one of [`JsonEscapes::ASCII_ESCAPED`], and with
+/// [`JsonEscapes::NON_ASCII`] any byte beyond ASCII. As with
+/// [`json_escape_mask`], the lowest one set is exactly the first such
+/// byte.
+#[inline(always)]
+fn attention_mask<E: JsonEscapes>(word: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut mask = json_escape_mask(word);
+    if E::NON_ASCII {
+        mask |= word & HIGH;
+    }
+    if let Some(escaped) = E::ASCII_ESCAPED {
+        for &b in escaped {
+            let equal = word ^ (ONES * u64::from(b));
+            mask |= equal.wrapping_sub(ONES) & !equal & HIGH;
+        }
+    }
+    mask
 }
 
 /// Writes `s[start..at]` and the escape of the character at `at`, and
@@ -278,6 +310,18 @@ mod tests {
         }
     }
 
+    /// [`Extra`] with its ASCII characters listed: the eight-byte scan.
+    #[derive(Clone, Copy)]
+    struct ExtraListed;
+
+    impl JsonEscapes for ExtraListed {
+        const NON_ASCII: bool = true;
+        const ASCII_ESCAPED: Option<&'static [u8]> = Some(b"`\x7f");
+        fn escapes(self, c: char) -> bool {
+            Extra.escapes(c)
+        }
+    }
+
     #[test]
     fn escapes_what_it_is_asked_to() {
         let cases: &[(&str, &str)] = &[
@@ -292,6 +336,9 @@ mod tests {
             let mut out = Vec::new();
             write_str(&mut out, s, Extra);
             assert_eq!(String::from_utf8(out).unwrap(), *expected, "{s:?}");
+            let mut listed = Vec::new();
+            write_str(&mut listed, s, ExtraListed);
+            assert_eq!(String::from_utf8(listed).unwrap(), *expected, "{s:?}");
             // Any JSON reader gets the same string back.
             assert_eq!(
                 serde_json::from_str::<String>(expected).unwrap(),
@@ -308,7 +355,7 @@ mod tests {
         fn words_need_escapes_exactly_when_a_byte_does(bytes in proptest::array::uniform8(0u8..)) {
             let bytewise = bytes.iter().any(|&b| ESCAPE[usize::from(b)] != __);
             let word = u64::from_le_bytes(bytes);
-            proptest::prop_assert_eq!(needs_json_escape(word), bytewise);
+            proptest::prop_assert_eq!(json_escape_mask(word) != 0, bytewise);
             let first = bytes.iter().position(|&b| ESCAPE[usize::from(b)] != __);
             let flagged = (json_escape_mask(word) != 0)
                 .then(|| (json_escape_mask(word).trailing_zeros() / 8) as usize);
@@ -326,8 +373,12 @@ mod tests {
             let mut extra = Vec::new();
             write_str(&mut extra, &s, Extra);
             let text = String::from_utf8(extra).unwrap();
-            proptest::prop_assert_eq!(serde_json::from_str::<String>(&text).unwrap(), s);
+            proptest::prop_assert_eq!(serde_json::from_str::<String>(&text).unwrap(), s.clone());
             proptest::prop_assert!(!text.chars().any(|c| Extra.escapes(c)), "{}", text);
+            // The eight-byte scan writes what the byte-by-byte loop does.
+            let mut listed = Vec::new();
+            write_str(&mut listed, &s, ExtraListed);
+            proptest::prop_assert_eq!(listed, text.as_bytes());
         }
     }
 }

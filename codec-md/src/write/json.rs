@@ -37,6 +37,9 @@ static ASCII: [bool; 128] = {
 
 impl JsonEscapes for MarkdownSafe {
     const NON_ASCII: bool = true;
+    /// Of ASCII, JSON escapes the controls but DEL: `escapes` is true
+    /// for no other character (the test `lists_its_ascii_escapes`).
+    const ASCII_ESCAPED: Option<&'static [u8]> = Some(b"`|\x7f");
 
     #[inline]
     fn escapes(self, c: char) -> bool {
@@ -346,6 +349,20 @@ mod tests {
     use codec_core::{from_str, Value};
 
     use super::*;
+
+    /// The writer asks `escapes` only about the ASCII characters listed:
+    /// every other one it would escape is one JSON escapes anyway.
+    #[test]
+    fn lists_its_ascii_escapes() {
+        let listed = MarkdownSafe::ASCII_ESCAPED.unwrap_or_default();
+        for b in 0u8..0x80 {
+            if MarkdownSafe.escapes(char::from(b)) {
+                assert!(b < 0x20 || listed.contains(&b), "{b:#x}");
+            }
+        }
+        // And each listed one is escaped.
+        assert!(listed.iter().all(|&b| MarkdownSafe.escapes(char::from(b))));
+    }
 
     #[test]
     fn writes_exact_compact_json() {
