@@ -208,47 +208,63 @@ pub(super) fn is_plain_in(s: &str, context: Context) -> bool {
 /// Writes `s` in `context`.
 #[inline]
 pub(super) fn write_str(out: &mut Vec<u8>, s: &str, context: Context) {
-    if is_plain_in(s, context) {
-        out.extend_from_slice(s.as_bytes());
+    if !context.strict() {
+        write_loose_str(out, s, context);
         return;
     }
-    write_escaped_str(out, s, context);
-}
-
-/// [`write_str`] of a string that is not plain, out of line: most are.
-fn write_escaped_str(out: &mut Vec<u8>, s: &str, context: Context) {
-    if !context.strict() && is_plain_but_line_feeds(s) {
-        write_line_feeds_as_refs(out, s);
+    if is_plain_in(s, context) {
+        out.extend_from_slice(s.as_bytes());
         return;
     }
     write_line(out, Line::One(s), context, false);
 }
 
-/// Whether `s` is plain ([`is_plain`]) but for line feeds inside it, and
-/// holds no autolink trigger: lines of text, a stack trace in a dense
-/// cell. The escaper would write each line feed as a reference (R1) and
-/// nothing else: no rule pairs with a line feed, and with no trigger
-/// R12's second writing cannot happen.
-fn is_plain_but_line_feeds(s: &str) -> bool {
+/// [`write_str`] in a context that is not strict (a value, a cell): the
+/// string is plain, or plain but for line feeds inside it and holding no
+/// autolink trigger (lines of text, a stack trace in a dense cell), or
+/// escaped. One pass over its marked
+/// part says which of the first two it is (a string with a line feed was
+/// looked at twice, once to find it not plain and once to find it plain
+/// but for its line feeds: a dense cell's stack trace, callgrind).
+fn write_loose_str(out: &mut Vec<u8>, s: &str, context: Context) {
     let bytes = s.as_bytes();
-    let last = bytes.len().wrapping_sub(1);
-    plain_edges(bytes, false)
+    let plain = plain_edges(bytes, false)
         && match first_marked(bytes, &SPECIAL) {
-            None => true,
-            // A line feed at an edge is marked, so it is seen here.
-            Some(from) => is_plain_from(s, from, |at, b| match b {
-                b'\n' => at != 0 && at != last,
-                _ => !SPECIAL[usize::from(b)] || (b == b'_' && is_intraword(bytes, at)),
-            }),
-        }
-        // R12's triggers are not marked: looked for over the whole text,
-        // by one vectorized search (a byte at a time, it was a fifth of
-        // writing a dense cell's stack trace, callgrind).
-        && !memchr::memchr2_iter(b':', b'.', bytes).any(|at| url_trigger(bytes, at))
+            None => {
+                out.extend_from_slice(bytes);
+                return;
+            }
+            Some(from) => {
+                let last = bytes.len() - 1;
+                let line_feeds = std::cell::Cell::new(false);
+                // [`is_plain`]'s rule, but a line feed inside the string,
+                // noted, passes.
+                let plain = is_plain_from(s, from, |at, b| match b {
+                    b'\n' => {
+                        line_feeds.set(true);
+                        at != 0 && at != last
+                    }
+                    _ => !SPECIAL[usize::from(b)] || (b == b'_' && is_intraword(bytes, at)),
+                });
+                if plain && !line_feeds.get() {
+                    out.extend_from_slice(bytes);
+                    return;
+                }
+                // R12's triggers, which only a line's escaping looks at.
+                plain && !memchr::memchr2_iter(b':', b'.', bytes).any(|at| url_trigger(bytes, at))
+            }
+        };
+    if plain {
+        write_line_feeds_as_refs(out, s);
+    } else {
+        write_line(out, Line::One(s), context, false);
+    }
 }
 
-/// Writes `s`, [`is_plain_but_line_feeds`], with `&#10;` for each line
-/// feed: what the escaper writes for it.
+/// Writes `s`, plain but for line feeds inside it and holding no
+/// autolink trigger ([`write_loose_str`]), with `&#10;` for each line
+/// feed: what the escaper writes for it. No rule pairs with a line feed,
+/// and with no trigger R12's second writing cannot happen.
 fn write_line_feeds_as_refs(out: &mut Vec<u8>, s: &str) {
     // Every line feed found by one vectorized search over the string, as
     // a fence's lines are (a search per line cost more than the line).
@@ -855,10 +871,12 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// Lines that are plain but for their line feeds are written as
-        /// the escaper writes them, in a value and in a cell.
+        /// A value's or a cell's string is written as the escaper writes
+        /// it, whichever of [`write_loose_str`]'s ways it takes: plain,
+        /// plain but for its line feeds (written as references), or
+        /// escaped.
         #[test]
-        fn line_feeds_as_refs_are_what_the_escaper_writes(
+        fn loose_strings_are_what_the_escaper_writes(
             pieces in proptest::collection::vec(
                 proptest::prop_oneof![
                     6 => "[a-z0-9 ,:./()-]{1,6}",
@@ -869,18 +887,16 @@ mod tests {
             ),
         ) {
             let s = pieces.concat();
-            if is_plain_but_line_feeds(&s) {
-                for context in [Context::Value, Context::Cell] {
-                    let mut expected = Vec::new();
-                    write_line(&mut expected, Line::One(&s), context, false);
-                    let mut written = Vec::new();
-                    write_line_feeds_as_refs(&mut written, &s);
-                    proptest::prop_assert_eq!(
-                        String::from_utf8(written).unwrap(),
-                        String::from_utf8(expected).unwrap(),
-                        "{:?} {:?}", s, context
-                    );
-                }
+            for context in [Context::Value, Context::Cell] {
+                let mut expected = Vec::new();
+                write_line(&mut expected, Line::One(&s), context, false);
+                let mut written = Vec::new();
+                write_str(&mut written, &s, context);
+                proptest::prop_assert_eq!(
+                    String::from_utf8(written).unwrap(),
+                    String::from_utf8(expected).unwrap(),
+                    "{:?} {:?}", s, context
+                );
             }
         }
     }
