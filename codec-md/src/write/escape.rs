@@ -222,10 +222,9 @@ pub(super) fn write_str(out: &mut Vec<u8>, s: &str, context: Context) {
 /// [`write_str`] in a context that is not strict (a value, a cell): the
 /// string is plain, or plain but for line feeds inside it and holding no
 /// autolink trigger (lines of text, a stack trace in a dense cell), or
-/// escaped. One pass over its marked
-/// part says which of the first two it is (a string with a line feed was
-/// looked at twice, once to find it not plain and once to find it plain
-/// but for its line feeds: a dense cell's stack trace, callgrind).
+/// escaped. One pass over its marked part says which of the first two it
+/// is (a string with a line feed was looked at twice, once to find it not
+/// plain and once to find it plain but for its line feeds, callgrind).
 fn write_loose_str(out: &mut Vec<u8>, s: &str, context: Context) {
     let bytes = s.as_bytes();
     let plain = plain_edges(bytes, false)
