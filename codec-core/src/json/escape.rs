@@ -199,19 +199,31 @@ fn last_word(bytes: &[u8]) -> u64 {
     }
 }
 
+/// A byte of ones, and the high bit of every byte, in a word of eight.
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `word` below `n`, by the usual bit trick:
+/// such a byte sets its high bit in `word - n` and not in `word`. The
+/// lowest one set is exact; a borrow may flag bytes above it.
+#[inline(always)]
+fn below(word: u64, n: u8) -> u64 {
+    word.wrapping_sub(ONES * u64::from(n)) & !word & HIGH
+}
+
+/// The high bit of each byte of `word` equal to `b` ([`below`] 1 of the
+/// word with `b` taken out), the lowest one exact.
+#[inline(always)]
+fn equal_to(word: u64, b: u8) -> u64 {
+    below(word ^ (ONES * u64::from(b)), 1)
+}
+
 /// The high bit of each byte of `word` that may need an escape (a
-/// control character, `"` or `\\`, by the usual bit tricks: a byte below
-/// `n` sets its high bit in `word - n` and not in `word`): the lowest one
-/// set is exactly the first byte that does (bytes above it may be flagged
-/// by a borrow).
+/// control character, `"` or `\\`): the lowest one set is exactly the
+/// first byte that does (bytes above it may be flagged by a borrow).
 #[inline]
 fn json_escape_mask(word: u64) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let below = |w: u64, n: u8| w.wrapping_sub(ONES * u64::from(n)) & !w & HIGH;
-    let quote = word ^ (ONES * u64::from(b'"'));
-    let backslash = word ^ (ONES * u64::from(b'\\'));
-    below(word, 0x20) | below(quote, 1) | below(backslash, 1)
+    below(word, 0x20) | equal_to(word, b'"') | equal_to(word, b'\\')
 }
 
 /// The high bit of each byte of `word` that may need a look by `E`: one
@@ -221,16 +233,13 @@ fn json_escape_mask(word: u64) -> u64 {
 /// byte.
 #[inline(always)]
 fn attention_mask<E: JsonEscapes>(word: u64) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
     let mut mask = json_escape_mask(word);
     if E::NON_ASCII {
         mask |= word & HIGH;
     }
     if let Some(escaped) = E::ASCII_ESCAPED {
         for &b in escaped {
-            let equal = word ^ (ONES * u64::from(b));
-            mask |= equal.wrapping_sub(ONES) & !equal & HIGH;
+            mask |= equal_to(word, b);
         }
     }
     mask

@@ -957,7 +957,7 @@ mod tests {
             z: u8,
             a0: u8,
         }
-        /// Records a tape of `Wide` rows inside its own serialization.
+        /// Records a tape of an `Other` inside its own serialization.
         struct Nesting;
         impl Serialize for Nesting {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

@@ -81,10 +81,16 @@ pub(super) fn is_plain(s: &str, line_start: bool) -> bool {
     plain_edges(bytes, line_start)
         && match first_marked(bytes, &SPECIAL) {
             None => true,
-            Some(from) => is_plain_from(s, from, |at, b| {
-                !SPECIAL[usize::from(b)] || (b == b'_' && is_intraword(bytes, at))
-            }),
+            Some(from) => is_plain_from(s, from, |at, b| is_plain_byte(bytes, at, b)),
         }
+}
+
+/// Whether the ASCII byte `b` at `at` of `bytes` is written as it is in a
+/// context that is not strict ([`is_plain`]'s rule): unmarked, or an `_`
+/// inside a word.
+#[inline(always)]
+fn is_plain_byte(bytes: &[u8], at: usize, b: u8) -> bool {
+    !SPECIAL[usize::from(b)] || (b == b'_' && is_intraword(bytes, at))
 }
 
 /// Whether the characters of `s` from `from` (or the start of the
@@ -243,7 +249,7 @@ fn write_loose_str(out: &mut Vec<u8>, s: &str, context: Context) {
                         line_feeds.set(true);
                         at != 0 && at != last
                     }
-                    _ => !SPECIAL[usize::from(b)] || (b == b'_' && is_intraword(bytes, at)),
+                    _ => is_plain_byte(bytes, at, b),
                 });
                 if plain && !line_feeds.get() {
                     out.extend_from_slice(bytes);
