@@ -52,7 +52,7 @@ fn agrees<T: Serialize + ?Sized>(label: &str, data: &T) -> Result<String, ToValu
                 "{label}: through serde_json"
             );
             assert_eq!(tape.depth(), tree.depth(), "{label}: depth");
-            assert_eq!(tape.root().depth(), tree.depth(), "{label}: view depth");
+            depths_agree(label, tape.root(), &tree);
             Ok(json(&tree))
         }
         (Err(a), Err(b)) => {
@@ -60,6 +60,30 @@ fn agrees<T: Serialize + ?Sized>(label: &str, data: &T) -> Result<String, ToValu
             Err(a)
         }
         (tree, tape) => panic!("{label}: to_value {tree:?}, tape {:?}", tape.map(|_| ())),
+    }
+}
+
+/// Every node of the tape is as deep as the value's node in its place.
+#[track_caller]
+fn depths_agree<'v, V: ValueView<'v>>(label: &str, view: V, value: &Value) {
+    assert_eq!(
+        view.depth(),
+        value.depth(),
+        "{label}: depth of {}",
+        json(value)
+    );
+    match (view.kind(), value) {
+        (ViewKind::Array(items), Value::Array(values)) => {
+            for (item, value) in items.zip(values) {
+                depths_agree(label, item, value);
+            }
+        }
+        (ViewKind::Object(members), Value::Object(map)) => {
+            for ((_, member), (_, value)) in members.zip(map.iter()) {
+                depths_agree(label, member, value);
+            }
+        }
+        _ => {}
     }
 }
 
