@@ -688,7 +688,11 @@ fn leave_out(
     at: usize,
     left_out: &mut usize,
 ) {
-    markdown.feed(&out[*fed..at]);
+    // Mostly the pipe between two cells.
+    match &out[*fed..at] {
+        &[byte] => markdown.feed_byte(byte),
+        text => markdown.feed(text),
+    }
     markdown.skip_word(out[at]);
     *fed = out.len();
     if cfg!(debug_assertions) {
