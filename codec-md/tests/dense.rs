@@ -31,6 +31,37 @@ fn datasets_keep_their_structure() {
     }
 }
 
+/// A string with more line breaks than a cell holds makes its array no
+/// table, in whichever row it is: rows of scalars are taken without a
+/// look at their strings' line breaks, which are counted as the table is
+/// written, and the table is then taken back.
+#[test]
+fn too_many_breaks_in_a_row_of_scalars_make_no_table() {
+    let fits = "line\n".repeat(8) + "end";
+    let too_many = "line\n".repeat(9) + "end";
+    for at in [0, 17, 39] {
+        for (text, table) in [(&fits, true), (&too_many, false)] {
+            let rows: Vec<String> = (0..40)
+                .map(|i| {
+                    let note = if i == at {
+                        text.replace('\n', "\\n")
+                    } else {
+                        format!("note {i}")
+                    };
+                    format!(r#"{{"id": {i}, "name": "row{i}", "note": "{note}"}}"#)
+                })
+                .collect();
+            let value = from_str(&format!(r#"{{"rows": [{}]}}"#, rows.join(","))).unwrap();
+            let markdown = check_dense(&value);
+            assert_eq!(
+                markdown.contains("|---|"),
+                table,
+                "row {at}, table {table}:\n{markdown}"
+            );
+        }
+    }
+}
+
 /// The dense examples of SPEC.md: each `json dense` input renders to
 /// exactly the `markdown dense` output that follows it.
 #[test]

@@ -446,8 +446,11 @@ fn markdown<'v, V: ValueView<'v>>(
         }
         ViewKind::Array(items) => {
             if let Some(table) = DenseTable::<V>::of_array(items.clone(), depth + 1, w.max_depth)? {
-                return dense_table(w, &table).map(Some);
-            } else if top && is_inline_list(items.clone()) {
+                if let Some(costs) = dense_table(w, &table)? {
+                    return Ok(Some(costs));
+                }
+            }
+            if top && is_inline_list(items.clone()) {
                 w.line(|layout, out| layout.list(out, items, true));
             } else {
                 w.body(elements(items), None::<V::Members>, level, depth)?;
@@ -455,10 +458,11 @@ fn markdown<'v, V: ValueView<'v>>(
         }
         ViewKind::Object(map) => {
             if let Some(table) = DenseTable::<V>::of_map(map.clone(), depth + 1, w.max_depth)? {
-                return dense_table(w, &table).map(Some);
-            } else {
-                w.body(members(map.clone()), Some(map), level, depth)?;
+                if let Some(costs) = dense_table(w, &table)? {
+                    return Ok(Some(costs));
+                }
             }
+            w.body(members(map.clone()), Some(map), level, depth)?;
         }
         _ => {}
     }
@@ -468,7 +472,9 @@ fn markdown<'v, V: ValueView<'v>>(
 /// A dense table: header and delimiter rows with outer pipes, body rows
 /// without. Returns its [`Costs`]: the estimate of everything it wrote,
 /// and a lower bound of the estimate of the container's JSON, which is not
-/// estimated (it is where the bound cannot decide, [`exact_json`]).
+/// estimated (it is where the bound cannot decide, [`exact_json`]). `None`,
+/// with nothing written, when a cell of a row [`flat_row`] took has more
+/// line breaks than a cell holds: then it is no table.
 ///
 /// The bound adds up runs of the JSON whose cost is known from the table,
 /// and nothing for the rest (no run costs less than nothing):
@@ -507,8 +513,8 @@ fn markdown<'v, V: ValueView<'v>>(
 fn dense_table<'v, V: ValueView<'v>>(
     w: &mut Writer<'_, DenseLayout>,
     table: &DenseTable<'v, V>,
-) -> Result<Costs<'v>, EncodeError> {
-    let from = w.out.len();
+) -> Result<Option<Costs<'v>>, EncodeError> {
+    let (from, started) = (w.out.len(), w.started);
     w.block();
     let out = &mut *w.out;
     out.push(b'|');
@@ -607,6 +613,13 @@ fn dense_table<'v, V: ValueView<'v>>(
                         };
                     }
                     None => {
+                        if table.flat_rows && too_many_breaks(s) {
+                            // A row [`flat_row`] took: not a table after
+                            // all, as [`leaves`] would have found.
+                            out.truncate(from);
+                            w.started = started;
+                            return Ok(None);
+                        }
                         let _ = write_cell(out, value, first, table.max_depth);
                         deferred.push(s);
                     }
@@ -667,12 +680,12 @@ fn dense_table<'v, V: ValueView<'v>>(
             limit: table.max_depth,
         });
     }
-    Ok(Costs {
+    Ok(Some(Costs {
         markdown,
         json,
         deferred,
         words_left_out,
-    })
+    }))
 }
 
 /// Feeds `markdown` the output from `fed` to `at`, and leaves out of it
@@ -698,6 +711,12 @@ fn leave_out(
     if cfg!(debug_assertions) {
         *left_out += Word::new(&out[at..]).map_or(0, |word| word.alone());
     }
+}
+
+/// Whether the string `s` has more line breaks than a cell holds. Most
+/// strings have none: one search says so.
+fn too_many_breaks(s: &str) -> bool {
+    schema::has_line_feed(s) && s.bytes().filter(|&b| b == b'\n').count() > MAX_CELL_BREAKS
 }
 
 /// Whether `text` starts and ends with an ASCII letter or digit.
@@ -902,6 +921,9 @@ struct DenseTable<'v, V: ValueView<'v>> {
     columns: Columns<'v>,
     /// Each row: the map key (in a keyed table) and the object's members.
     rows: Vec<(Option<&'v str>, usize)>,
+    /// Whether a row was taken the short way ([`flat_row`]), whose
+    /// strings' line breaks are counted when they are written.
+    flat_rows: bool,
     /// Each row's cells, one row after the other: (column, value).
     cells: Vec<(usize, V)>,
     max_depth: usize,
@@ -1005,6 +1027,7 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
             keyed,
             columns: Columns::default(),
             rows: Vec::with_capacity(expected),
+            flat_rows: false,
             cells: Vec::new(),
             max_depth,
             reached: 0,
@@ -1023,6 +1046,7 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
             if flat && depth <= max_depth && flat_row(map.clone(), &table.columns, &mut table.cells)
             {
                 table.reached = table.reached.max(depth);
+                table.flat_rows = true;
                 present += table.cells.len() - row_start;
                 table.rows.push((key, table.cells.len()));
                 continue;
@@ -1085,11 +1109,14 @@ const MAX_RESERVED_ROWS: usize = 1024;
 const MAX_RESERVED_CELLS: usize = 16 * 1024;
 
 /// Pushes the cells of a row that lists the table's first columns in
-/// their order, each a scalar with no line break (most rows of a table
-/// after its first), and says so; false, with some cells pushed, for any
-/// other row. The cells are what [`leaves`] finds for such a row, without
-/// its walk (a path pushed, compared and popped, and a call, per cell:
-/// finding the cells was a quarter of tabular's dense rendering).
+/// their order, each a scalar (most rows of a table after its first), and
+/// says so; false, with some cells pushed, for any other row. The cells
+/// are what [`leaves`] finds for such a row, without its walk (a path
+/// pushed, compared and popped, and a call, per cell: finding the cells
+/// was a quarter of tabular's dense rendering). A string's line breaks
+/// are not counted here but where [`dense_table`] writes it, if it is not
+/// a raw cell (one with a line break never is): searching every string
+/// for one was 4.5% of github's dense rendering.
 fn flat_row<'v, V: ValueView<'v>>(
     map: V::Members,
     columns: &Columns<'v>,
@@ -1101,9 +1128,8 @@ fn flat_row<'v, V: ValueView<'v>>(
             _ => return false,
         }
         match value.kind() {
-            ViewKind::Null | ViewKind::Bool(_) | ViewKind::Number(_) => {}
-            ViewKind::String(s) if !schema::has_line_feed(s) => {}
-            _ => return false,
+            ViewKind::Null | ViewKind::Bool(_) | ViewKind::Number(_) | ViewKind::String(_) => {}
+            ViewKind::Array(_) | ViewKind::Object(_) => return false,
         }
         cells.push((at, value));
     }
@@ -1266,12 +1292,7 @@ fn leaves<'v, V: ValueView<'v>>(
                 leaves::<V>(inner, depth + 1, max_depth, path, reached, leaf)?
             }
             // Most strings have no line break: one search says so.
-            ViewKind::String(s)
-                if schema::has_line_feed(s)
-                    && s.bytes().filter(|&b| b == b'\n').count() > MAX_CELL_BREAKS =>
-            {
-                false
-            }
+            ViewKind::String(s) if too_many_breaks(s) => false,
             ViewKind::Array(_) | ViewKind::Object(_) => {
                 // A JSON cell: check its depth now, so writing cannot fail.
                 let deepest = depth + value.depth();
