@@ -614,7 +614,7 @@ fn dense_table<'v, V: ValueView<'v>>(
                         };
                     }
                     None => {
-                        if table.flat_rows && too_many_breaks(s) {
+                        if table.short_rows && too_many_breaks(s) {
                             // A row taken the short way: not a table after
                             // all, as [`leaves`] would have found.
                             out.truncate(from);
@@ -924,7 +924,7 @@ struct DenseTable<'v, V: ValueView<'v>> {
     rows: Vec<(Option<&'v str>, usize)>,
     /// Whether a row was taken the short way ([`ShortRow`]), whose
     /// strings' line breaks are counted when they are written.
-    flat_rows: bool,
+    short_rows: bool,
     /// Each row's cells, one row after the other: (column, value).
     cells: Vec<(usize, V)>,
     max_depth: usize,
@@ -1051,7 +1051,7 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
             keyed,
             columns: Columns::default(),
             rows: Vec::with_capacity(expected),
-            flat_rows: false,
+            short_rows: false,
             cells: Vec::new(),
             max_depth,
             reached: 0,
@@ -1064,7 +1064,7 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
             };
             let row_start = table.cells.len();
             if short && table.take_short(map.clone(), depth) {
-                table.flat_rows = true;
+                table.short_rows = true;
                 present += table.cells.len() - row_start;
                 table.rows.push((key, table.cells.len()));
                 continue;
@@ -1446,7 +1446,7 @@ mod tests {
         /// and empty objects at either depth, line breaks; with depth
         /// limits that the rows and their cells reach.
         #[test]
-        fn flat_rows_find_what_the_walk_finds(
+        fn short_rows_find_what_the_walk_finds(
             rows in proptest::collection::vec(
                 proptest::collection::vec(
                     (
@@ -1482,22 +1482,15 @@ mod tests {
     }
 
     /// What a table built the short way and the long way finds in the
-    /// array `json`: its columns, rows, cells and depth, or its error.
+    /// array `json`: its columns, rows (how many cells each ends after),
+    /// cells (column, and the value's id) and depth, or its error.
     #[allow(clippy::type_complexity)]
     fn both_ways(
         json: &str,
         max_depth: usize,
-    ) -> [Result<
-        Option<(
-            Vec<Vec<&str>>,
-            Vec<(Option<&str>, usize)>,
-            Vec<(usize, usize)>,
-            usize,
-        )>,
-        String,
-    >; 2] {
-        let value = Box::leak(Box::new(from_str(json).unwrap()));
-        let Value::Array(items) = &*value else {
+    ) -> [Result<Option<(Vec<String>, Vec<usize>, Vec<(usize, usize)>, usize)>, String>; 2] {
+        let value = from_str(json).unwrap();
+        let Value::Array(items) = &value else {
             unreachable!()
         };
         [true, false].map(|short| {
@@ -1512,7 +1505,14 @@ mod tests {
                             .iter()
                             .map(|&(column, value)| (column, value.id()))
                             .collect();
-                        (t.columns.paths(), t.rows.clone(), cells, t.reached)
+                        let columns = t
+                            .columns
+                            .paths()
+                            .iter()
+                            .map(|path| path.join("."))
+                            .collect();
+                        let rows = t.rows.iter().map(|&(_, end)| end).collect();
+                        (columns, rows, cells, t.reached)
                     })
                 })
                 .map_err(|e| e.to_string())
