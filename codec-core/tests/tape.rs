@@ -63,9 +63,16 @@ fn agrees<T: Serialize + ?Sized>(label: &str, data: &T) -> Result<String, ToValu
     }
 }
 
-/// Every node of the tape is as deep as the value's node in its place.
+/// Every node of the tape is as deep as the value's node in its place,
+/// and a scalar where it is one.
 #[track_caller]
 fn depths_agree<'v, V: ValueView<'v>>(label: &str, view: V, value: &Value) {
+    assert_eq!(
+        view.is_scalar(),
+        !matches!(value, Value::Array(_) | Value::Object(_)),
+        "{label}: is {} a scalar",
+        json(value)
+    );
     assert_eq!(
         view.depth(),
         value.depth(),

@@ -387,6 +387,15 @@ impl<'t> ValueView<'t> for TapeNode<'t> {
         self.at
     }
 
+    /// The event's tag alone: a string's text is not looked up.
+    #[inline(always)]
+    fn is_scalar(self) -> bool {
+        !matches!(
+            self.tape.events.get(self.at),
+            Some(Event::Array { .. } | Event::Object { .. })
+        )
+    }
+
     /// Read off the events (the provided method walks views on a stack
     /// it allocates: a tenth of a dense rendering of nested-20, whose
     /// rows each hold an array as a JSON cell, callgrind).

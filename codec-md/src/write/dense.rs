@@ -1222,9 +1222,8 @@ fn flat_row<'v, V: ValueView<'v>>(
             Some(&(ROW, column)) if same_key(column, key) => {}
             _ => return false,
         }
-        match value.kind() {
-            ViewKind::Null | ViewKind::Bool(_) | ViewKind::Number(_) | ViewKind::String(_) => {}
-            ViewKind::Array(_) | ViewKind::Object(_) => return false,
+        if !value.is_scalar() {
+            return false;
         }
         cells.push((at, value));
     }
