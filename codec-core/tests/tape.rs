@@ -52,7 +52,7 @@ fn agrees<T: Serialize + ?Sized>(label: &str, data: &T) -> Result<String, ToValu
                 "{label}: through serde_json"
             );
             assert_eq!(tape.depth(), tree.depth(), "{label}: depth");
-            depths_agree(label, tape.root(), &tree);
+            nodes_agree(label, tape.root(), &tree);
             Ok(json(&tree))
         }
         (Err(a), Err(b)) => {
@@ -66,7 +66,7 @@ fn agrees<T: Serialize + ?Sized>(label: &str, data: &T) -> Result<String, ToValu
 /// Every node of the tape is as deep as the value's node in its place,
 /// and a scalar where it is one.
 #[track_caller]
-fn depths_agree<'v, V: ValueView<'v>>(label: &str, view: V, value: &Value) {
+fn nodes_agree<'v, V: ValueView<'v>>(label: &str, view: V, value: &Value) {
     assert_eq!(
         view.is_scalar(),
         !matches!(value, Value::Array(_) | Value::Object(_)),
@@ -82,12 +82,12 @@ fn depths_agree<'v, V: ValueView<'v>>(label: &str, view: V, value: &Value) {
     match (view.kind(), value) {
         (ViewKind::Array(items), Value::Array(values)) => {
             for (item, value) in items.zip(values) {
-                depths_agree(label, item, value);
+                nodes_agree(label, item, value);
             }
         }
         (ViewKind::Object(members), Value::Object(map)) => {
             for ((_, member), (_, value)) in members.zip(map.iter()) {
-                depths_agree(label, member, value);
+                nodes_agree(label, member, value);
             }
         }
         _ => {}

@@ -184,13 +184,13 @@ impl Tape {
         for _ in 0..len {
             // A member's key is one event before its value.
             next += usize::from(object);
-            match self.events.get(next) {
-                Some(&(Event::Array { span, .. } | Event::Object { span, .. })) => {
-                    deepest = deepest.max(self.depth_at(next));
-                    next += span as usize;
-                }
-                _ => next += 1,
+            if matches!(
+                self.events.get(next),
+                Some(Event::Array { .. } | Event::Object { .. })
+            ) {
+                deepest = deepest.max(self.depth_at(next));
             }
+            next = self.skip(next);
         }
         deepest + 1
     }
