@@ -516,6 +516,7 @@ where
             budget = budget.min(limit.max().saturating_sub(reserve(true)));
             (cut, kept) = fitting_cut(&text, limit, budget, &mut choose);
         }
+        let kept = kept.unwrap_or_else(|| limit.measure(&text[..cut.at]));
         let omission = Omission {
             kept,
             total,
@@ -564,8 +565,14 @@ where
 }
 
 /// The rule's cut with `budget` of room, moved back until its closing
-/// fits beside it; with the size of the part it keeps.
-fn fitting_cut<F>(text: &str, limit: &TextLimit, mut budget: usize, choose: &mut F) -> (Cut, usize)
+/// fits beside it; with the size of the part it keeps, when it was
+/// measured.
+fn fitting_cut<F>(
+    text: &str,
+    limit: &TextLimit,
+    mut budget: usize,
+    choose: &mut F,
+) -> (Cut, Option<usize>)
 where
     F: FnMut(&str, usize) -> Cut,
 {
@@ -574,9 +581,16 @@ where
         let mut cut = choose(text, budget);
         cut.at = floor_char_boundary(text, cut.at);
         let room = cut.closing.as_ref().map_or(0, |c| limit.measure(c) + 1);
+        // No text has more chars or tokens than bytes: a kept part no
+        // longer in bytes than the room fits unmeasured (an ASCII text cut
+        // in chars; the first cut, before the rule says it counts rows,
+        // is not kept).
+        if cut.at + room <= budget {
+            return (cut, None);
+        }
         let kept = limit.measure(&text[..cut.at]);
         if kept + room <= budget || attempt == 3 || budget == 0 {
-            return (cut, kept);
+            return (cut, Some(kept));
         }
         budget = budget.saturating_sub(room);
         attempt += 1;
