@@ -124,7 +124,73 @@ const LONG: usize = 256;
 /// registers.
 #[inline(never)]
 fn write_long_str<E: JsonEscapes>(out: &mut Vec<u8>, s: &str, escapes: E) {
-    write_str_here::<E, true>(out, s, escapes);
+    if !E::ASCII && !E::NON_ASCII {
+        write_long_standard(out, s);
+    } else {
+        write_str_here::<E, true>(out, s, escapes);
+    }
+}
+
+/// A long string with JSON's own escapes only: scanned eight bytes at a
+/// time, and each run before an escape copied as a fixed 24 bytes cut
+/// back when it is shorter. A markdown text has a line feed to escape
+/// every 20-odd bytes, and the call that copied each line cost as much
+/// as finding its end.
+fn write_long_standard(out: &mut Vec<u8>, s: &str) {
+    out.reserve(s.len() + 2);
+    out.push(b'"');
+    let bytes = s.as_bytes();
+    // The first byte not written yet.
+    let mut start = 0;
+    let mut rest = bytes;
+    while let Some((chunk, tail)) = rest.split_first_chunk::<8>() {
+        let mask = json_escape_mask(u64::from_le_bytes(*chunk));
+        if mask == 0 {
+            rest = tail;
+            continue;
+        }
+        // The lowest flag is exact: the first byte to escape.
+        let at = bytes.len() - rest.len() + (mask.trailing_zeros() / 8) as usize;
+        copy_run(out, bytes, start, at);
+        write_json_escape(out, bytes[at]);
+        start = at + 1;
+        rest = bytes.get(start..).unwrap_or_default();
+    }
+    let tail = bytes.len() - rest.len();
+    for (at, &b) in rest.iter().enumerate() {
+        if ESCAPE[usize::from(b)] != __ {
+            copy_run(out, bytes, start, tail + at);
+            write_json_escape(out, b);
+            start = tail + at + 1;
+        }
+    }
+    out.extend_from_slice(bytes.get(start..).unwrap_or_default());
+    out.push(b'"');
+}
+
+/// Appends `bytes[start..end]`: a short run as the fixed 24 bytes from
+/// `start`, cut back (when the string has them), a longer one as it is.
+#[inline(always)]
+fn copy_run(out: &mut Vec<u8>, bytes: &[u8], start: usize, end: usize) {
+    let len = end - start;
+    if len <= 24 {
+        if let Some(window) = bytes.get(start..).and_then(<[u8]>::first_chunk::<24>) {
+            out.extend_from_slice(window);
+            out.truncate(out.len() - (24 - len));
+            return;
+        }
+    }
+    out.extend_from_slice(&bytes[start..end]);
+}
+
+/// JSON's escape of `b`, a byte it escapes (a control character, `"` or
+/// `\\`).
+#[inline(always)]
+fn write_json_escape(out: &mut Vec<u8>, b: u8) {
+    match ESCAPE[usize::from(b)] {
+        UU => write_unicode_escape(out, char::from(b)),
+        escape => out.extend_from_slice(&[b'\\', escape]),
+    }
 }
 
 #[inline(always)]
@@ -444,6 +510,16 @@ mod tests {
             let mut listed = Vec::new();
             write_str(&mut listed, &s, ExtraListed);
             proptest::prop_assert_eq!(listed, text.as_bytes());
+        }
+
+        /// Lines of text (a markdown text in an MCP result: runs of every
+        /// length between escapes) as serde_json writes them.
+        #[test]
+        fn lines_of_text(lines in proptest::collection::vec("[a-z \"\\\\\t]{0,40}", 0..60)) {
+            let text = lines.join("\n");
+            let mut out = Vec::new();
+            write_str(&mut out, &text, StandardEscapes);
+            proptest::prop_assert_eq!(out, serde_json::to_vec(&text).unwrap());
         }
 
         /// Long strings (written out of line, with the other scan) as
