@@ -183,6 +183,10 @@ impl TextLimit {
     /// The size of `text` in the limit's unit.
     pub fn measure(&self, text: &str) -> usize {
         match &self.unit {
+            // An ASCII text is as many chars as bytes, which a word-wise
+            // check finds sooner than the count (keyed's 54 KB markdown:
+            // 36k instructions counted, callgrind).
+            Unit::Chars if text.is_ascii() => text.len(),
             Unit::Chars => text.chars().count(),
             Unit::Bytes => text.len(),
             Unit::Tokens(counter) => counter.count(text),
