@@ -120,8 +120,9 @@ pub(crate) fn write_str<E: JsonEscapes>(out: &mut Vec<u8>, s: &str, escapes: E) 
 const LONG: usize = 256;
 
 /// [`write_str`] of a long string (a markdown text in an MCP result), out
-/// of line: in a function of its own the scan keeps its constants in
-/// registers.
+/// of line: the writer inlined at every call stays the short strings'
+/// (out of line alone, the long ones keeping the indexed scan, took
+/// 0.5%-1.5% off negotiated JSON, callgrind).
 #[inline(never)]
 fn write_long_str<E: JsonEscapes>(out: &mut Vec<u8>, s: &str, escapes: E) {
     if !E::ASCII && !E::NON_ASCII {
@@ -193,6 +194,8 @@ fn write_json_escape(out: &mut Vec<u8>, b: u8) {
     }
 }
 
+/// [`write_str`]'s loop, with the eight-byte scan `LONG_SCAN` picks:
+/// [`scan_indexed`] for long strings, [`scan_sliced`] for the others.
 #[inline(always)]
 fn write_str_here<E: JsonEscapes, const LONG_SCAN: bool>(out: &mut Vec<u8>, s: &str, escapes: E) {
     // Room for the string and its quotes at once: most strings need no
