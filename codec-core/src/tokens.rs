@@ -45,10 +45,10 @@ pub trait TokenCounter: Send + Sync {
     /// The default searches with [`count`](TokenCounter::count) (a binary
     /// search over byte offsets: about `log2(text.len())` counts of
     /// prefixes); a tokenizer that can say where its tokens end overrides
-    /// it with one pass, as [`O200k`] does. Counts of prefixes are assumed
-    /// to grow with the prefix, as they do for a tokenizer whose pieces
-    /// are found left to right; where they do not, the result may be
-    /// short of the longest, never over `max`.
+    /// it with one pass, as `O200k` (feature `o200k`) does. Counts of
+    /// prefixes are assumed to grow with the prefix, as they do for a
+    /// tokenizer whose pieces are found left to right; where they do not,
+    /// the result may be short of the longest, never over `max`.
     fn longest_prefix(&self, text: &str, max: usize) -> usize {
         prefix_by_search(self, text, max, text.len())
     }
