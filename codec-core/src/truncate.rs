@@ -9,10 +9,12 @@
 //! rule picks where to cut within the rest (and what to close, such as a
 //! markdown code fence, and how many rows and items it kept), and the note
 //! says how much was kept and how to get the rest. The whole text, note
-//! included, is measured once more in the limit's own unit and fits it
+//! included, is sized once more in the limit's own unit and fits it
 //! unless the limit is smaller than the note (then the note alone is
-//! given): for tokens, that last count is what makes the limit exact,
-//! since a tokenizer's counts do not add up across a cut.
+//! given): in chars and bytes as the sum of its parts, the kept part cut
+//! from the text in place; for tokens by counting the assembled whole,
+//! which is what makes the limit exact, since a tokenizer's counts do not
+//! add up across a cut.
 //!
 //! The plain cut ([`truncate_plain`]) knows only lines and words: it cuts
 //! at the end of a line when one ends in the last quarter of the room (at
