@@ -153,24 +153,30 @@ impl<'w, E: JsonEscapes> Keys<'w, E> {
         }
     }
 
-    /// Appends the key event `key` and its colon.
-    #[inline]
+    /// Appends the key event `key` and its colon: a remembered key copied
+    /// here, any other written out of line.
+    #[inline(always)]
     fn write(&mut self, key: Event, out: &mut Vec<u8>) {
-        let Event::StaticKey(i) = key else {
-            self.writer.write_str(self.tape.key(key), out);
-            self.writer.style().colon(out);
-            return;
-        };
-        let tag = i.wrapping_add(1);
-        let slot = &mut self.spans[i as usize % KEY_SLOTS];
-        if slot.0 == tag && tag != 0 {
-            out.extend_from_within(slot.1..slot.2);
-            return;
+        if let Event::StaticKey(i) = key {
+            let (tag, start, end) = self.spans[i as usize % KEY_SLOTS];
+            if tag == i.wrapping_add(1) && tag != 0 {
+                out.extend_from_within(start..end);
+                return;
+            }
         }
+        self.write_new(key, out);
+    }
+
+    /// Writes `key` and its colon as a string, remembering where a static
+    /// key's went.
+    #[inline(never)]
+    fn write_new(&mut self, key: Event, out: &mut Vec<u8>) {
         let start = out.len();
         self.writer.write_str(self.tape.key(key), out);
         self.writer.style().colon(out);
-        *slot = (tag, start, out.len());
+        if let Event::StaticKey(i) = key {
+            self.spans[i as usize % KEY_SLOTS] = (i.wrapping_add(1), start, out.len());
+        }
     }
 }
 
