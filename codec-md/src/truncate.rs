@@ -95,7 +95,20 @@ pub(crate) fn apply_budget(
         _ => out.split_off(start),
     };
     match String::from_utf8(rendered) {
-        Ok(text) => out.extend_from_slice(cut(text, limit, units).text.as_bytes()),
+        Ok(text) => {
+            let text = cut(text, limit, units).text;
+            // A cut text that fills a quarter of its buffer is handed back
+            // as it is (copying keyed's 25 KB into a new buffer was 1.4% of
+            // its MCP result); a smaller one is copied, so that the large
+            // buffer is freed now, not with the text (event-logs' 497 KB
+            // kept to the end of its result made the allocator copy the
+            // next ones as they grew, +1.4%; callgrind).
+            if start == 0 && text.capacity() <= 4 * text.len() {
+                *out = text.into_bytes();
+            } else {
+                out.extend_from_slice(text.as_bytes());
+            }
+        }
         // The renderer writes only UTF-8; nothing to cut otherwise.
         Err(e) => out.extend_from_slice(e.as_bytes()),
     }

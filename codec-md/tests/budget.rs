@@ -15,7 +15,7 @@ mod support;
 
 use std::sync::Arc;
 
-use codec_core::{from_slice, CodecExt, O200k, Omission, TextLimit, Value};
+use codec_core::{from_slice, Codec, CodecExt, O200k, Omission, TextLimit, Value};
 use codec_md::{MarkdownCodec, Profile};
 use proptest::prelude::*;
 
@@ -223,6 +223,33 @@ fn datasets_in_every_profile_and_unit() {
     }
     // Most of the 192 cases cut: nested-config is small.
     assert!(cuts > 150, "{cuts}");
+}
+
+/// A cut rendering is the same bytes whether it is the whole buffer (its
+/// buffer may then be handed back) or follows other bytes (it is copied
+/// there), and a buffer handed back is at least a quarter full: a large
+/// rendering cut to a small text does not keep its memory.
+#[test]
+fn a_cut_rendering_is_the_same_in_any_buffer_and_holds_no_large_one() {
+    for (name, bytes) in DATASETS {
+        let value = from_slice(bytes).unwrap();
+        for max in [400, 20_000] {
+            let codec = MarkdownCodec::builder()
+                .budget(Some(TextLimit::chars(max)))
+                .build();
+            let mut whole = Vec::new();
+            codec.encode_value(&value, &mut whole).unwrap();
+            let mut after = b"before".to_vec();
+            codec.encode_value(&value, &mut after).unwrap();
+            assert_eq!(&after[6..], &whole[..], "{name} {max}");
+            assert!(
+                whole.capacity() <= 4 * whole.len().max(1024),
+                "{name} {max}: {} bytes of capacity for {}",
+                whole.capacity(),
+                whole.len()
+            );
+        }
+    }
 }
 
 /// The same budget cuts the same way in the MCP codec's text limit and
