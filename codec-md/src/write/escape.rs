@@ -214,15 +214,22 @@ pub(super) fn is_plain_in(s: &str, context: Context) -> bool {
         }
     }
     from == bytes.len()
-        || is_plain_from(s, from, |at, b| {
-            !STRICT_SPECIAL[usize::from(b)]
-                || match b {
-                    b'_' => is_intraword(bytes, at),
-                    b'.' if context == Context::Path => false,
-                    b':' | b'.' => !url_trigger(bytes, at),
-                    _ => false,
-                }
-        })
+        || is_plain_from(s, from, |at, b| is_strict_plain_byte(bytes, at, b, context))
+}
+
+/// Whether the ASCII byte `b` at `at` of `bytes` is written as it is in
+/// the strict `context` ([`is_plain_in`]'s rule): unmarked, an `_` inside
+/// a word, or a `:` or `.` that triggers no autolink (any `.` in a path
+/// is escaped).
+#[inline(always)]
+fn is_strict_plain_byte(bytes: &[u8], at: usize, b: u8, context: Context) -> bool {
+    !STRICT_SPECIAL[usize::from(b)]
+        || match b {
+            b'_' => is_intraword(bytes, at),
+            b'.' if context == Context::Path => false,
+            b':' | b'.' => !url_trigger(bytes, at),
+            _ => false,
+        }
 }
 
 /// Writes `s` in `context`.
@@ -947,15 +954,7 @@ mod tests {
         };
         first != b' '
             && last != b' '
-            && is_plain_from(s, from, |at, b| {
-                !STRICT_SPECIAL[usize::from(b)]
-                    || match b {
-                        b'_' => is_intraword(bytes, at),
-                        b'.' if context == Context::Path => false,
-                        b':' | b'.' => !url_trigger(bytes, at),
-                        _ => false,
-                    }
-            })
+            && is_plain_from(s, from, |at, b| is_strict_plain_byte(bytes, at, b, context))
     }
 
     /// [`is_quiet_json`] as it was first written, three passes: the
