@@ -56,7 +56,7 @@ pub(crate) fn write<E: JsonEscapes>(
                 out.extend_from_slice(b"false");
                 None
             }
-            Some(Event::PosInt(v)) => number(out, NumberRepr::PosInt(v)),
+            Some(Event::PosInt(v)) => small_or_number(out, v),
             Some(Event::NegInt(v)) => number(out, NumberRepr::NegInt(v)),
             Some(Event::Float(v)) => number(out, NumberRepr::Float(v)),
             Some(Event::Float32(v)) => number(out, NumberRepr::Float32(v)),
@@ -180,6 +180,18 @@ impl<'w, E: JsonEscapes> Keys<'w, E> {
     }
 }
 
+/// Writes an unsigned integer: one under 100 as its digits, with no
+/// call; no container opened.
+#[inline]
+fn small_or_number(out: &mut Vec<u8>, v: u64) -> Option<(u32, bool)> {
+    match v {
+        0..=9 => out.push(b'0' + v as u8),
+        10..=99 => out.extend_from_slice(&[b'0' + (v / 10) as u8, b'0' + (v % 10) as u8]),
+        _ => return number(out, NumberRepr::PosInt(v)),
+    }
+    None
+}
+
 /// Writes a number's text; no container opened.
 #[inline]
 fn number(out: &mut Vec<u8>, repr: NumberRepr<'_>) -> Option<(u32, bool)> {
@@ -287,6 +299,21 @@ mod tests {
             // A row inside the tape, as a dense table's cell writes one.
             both(writer, a.nth(3).unwrap(), b.nth(3).unwrap());
         }
+    }
+
+    /// Unsigned integers, one and two digits written as digits, the rest
+    /// through `itoa`: serde_json's text for each, at every edge.
+    #[test]
+    fn unsigned_integers_are_serde_jsons() {
+        let numbers: Vec<u64> = (0..=120)
+            .chain([999, 1_000, u64::MAX - 1, u64::MAX])
+            .collect();
+        let tape = Tape::from_serialize(&numbers).unwrap();
+        let mut out = Vec::new();
+        JsonWriter::compact()
+            .write_view(tape.root(), &mut out)
+            .unwrap();
+        assert_eq!(out, serde_json::to_vec(&numbers).unwrap());
     }
 
     #[test]
