@@ -646,7 +646,9 @@ fn dense_table<'v, V: ValueView<'v>>(
                             left_out += estimate_hundredths(bytes) - edges.alone(bytes);
                         }
                     }
-                    RawString::Measured => match raw_cell(s, first) {
+                    // Any other: as it is in a cell ([`raw_cell`]), or
+                    // escaped.
+                    raw => match raw_cell(s, first, raw) {
                         Some(RawCell { word, quote }) => {
                             out.extend_from_slice(s.as_bytes());
                             if let Some(word) = &word {
@@ -820,10 +822,11 @@ static RAW_CELL_CLASSES: [u8; 256] = estimate::classes_stopping_at(RAW_CELL_MARK
 /// The [`RawCell`] of `s` when [`write_cell`] writes it as it is, else
 /// `None`. Most strings hold no byte that needs a look, and one pass over
 /// them both says that they are raw and measures them (they were read
-/// three times); a string with a quote or an `_` is read as before.
-fn raw_cell(s: &str, first: bool) -> Option<RawCell> {
+/// three times); a string with a quote or an `_` is read as before. One
+/// that [`raw_string`] found [`RawString::Escaped`] is not read again.
+fn raw_cell(s: &str, first: bool, raw: RawString) -> Option<RawCell> {
     let bytes = s.as_bytes();
-    if !escape::plain_edges(bytes, first) {
+    if matches!(raw, RawString::Escaped) || !escape::plain_edges(bytes, first) {
         return None;
     }
     match Word::measure(bytes, &RAW_CELL_CLASSES) {
@@ -840,6 +843,7 @@ fn raw_cell(s: &str, first: bool) -> Option<RawCell> {
 
 /// What a table that leaves words out ([`MIN_ROWS_LEAVING_WORDS_OUT`])
 /// does with a string cell in its estimates ([`raw_string`]).
+#[derive(Clone, Copy)]
 enum RawString {
     /// A raw word: left out of both whole ([`Estimate::skip_word`]).
     Word,
@@ -848,6 +852,10 @@ enum RawString {
     Edges(Edges),
     /// Any other: measured ([`raw_cell`]).
     Measured,
+    /// A string whose first byte that needs a look is neither a quote nor
+    /// an `_`, which [`raw_cell`] would measure up to that byte to find it
+    /// needs an escape in a cell (a stack trace's line feed).
+    Escaped,
 }
 
 /// How [`dense_table`] estimates the string `s`, a cell's, when it leaves
@@ -884,7 +892,23 @@ fn raw_string(s: &str, first: bool, words_left_out: bool) -> RawString {
     };
     match escape::first_marked(bytes, &RAW_CELL_MARKED) {
         None => raw,
-        Some(_) => RawString::Measured,
+        // Measuring a few bytes costs less than finding the one marked.
+        Some(chunk) if chunk < 16 => RawString::Measured,
+        Some(chunk) => marked_from(bytes, chunk),
+    }
+}
+
+/// What [`raw_string`] makes of a string whose first byte that needs a
+/// look is in the chunk of eight bytes at `chunk`: out of line, so that
+/// the raw strings' path stays as short as it was.
+#[inline(never)]
+fn marked_from(bytes: &[u8], chunk: usize) -> RawString {
+    let marked = bytes[chunk..]
+        .iter()
+        .find(|&&b| RAW_CELL_MARKED[usize::from(b)]);
+    match marked {
+        Some(b'"' | b'_') => RawString::Measured,
+        _ => RawString::Escaped,
     }
 }
 
@@ -1747,8 +1771,25 @@ mod tests {
             first: bool,
         ) {
             let expected = is_raw_cell(&s, first).then(|| (Word::new(s.as_bytes()), s.contains('"')));
-            let found = raw_cell(&s, first).map(|cell| (cell.word, cell.quote));
+            let found = raw_cell(&s, first, RawString::Measured).map(|cell| (cell.word, cell.quote));
             proptest::prop_assert_eq!(found, expected);
+        }
+
+        /// A string [`raw_string`] finds escaped is one the rules do not
+        /// write as it is; one it leaves out, whole or but for its edges,
+        /// one they do. Fails if a quote or an `_` first made a string
+        /// escaped (`"a"b…` may still be raw).
+        #[test]
+        fn strings_left_out_or_escaped_are_the_rules_ones(
+            s in r#"[a-zA-Z0-9 .:'-]{0,24}([a-zA-Z0-9]{0,6}|[ _.:"'|`\[\]*#<&-]|é|\n|\u{0}){0,6}"#,
+            first: bool,
+        ) {
+            let raw = is_raw_cell(&s, first);
+            match raw_string(&s, first, true) {
+                RawString::Escaped => proptest::prop_assert!(!raw, "{:?}", s),
+                RawString::Word | RawString::Edges(_) => proptest::prop_assert!(raw, "{:?}", s),
+                RawString::Measured => {}
+            }
         }
     }
 
