@@ -1362,10 +1362,10 @@ fn flat_row<'v, V: ValueView<'v>>(
     true
 }
 
-/// Columns searched one by one before a table hashes them: hashing the
-/// paths of small tables (a `Vec` and SipHash per column) was a twentieth
-/// of the dense rendering of nested-config (callgrind), whose tables have
-/// a few columns each.
+/// Columns, and objects on their paths, searched one by one before a
+/// table hashes them: hashing the paths of small tables (a `Vec` and
+/// SipHash per column) was a twentieth of the dense rendering of
+/// nested-config (callgrind), whose tables have a few columns each.
 const SEARCHED_COLUMNS: usize = 16;
 
 /// The object that holds a table's own columns ([`Columns`]).
@@ -1382,8 +1382,9 @@ struct Columns<'v> {
     /// The objects on the paths: each one's parent ([`ROW`] at the top)
     /// and key.
     objects: Vec<(usize, &'v str)>,
-    /// The objects by parent and key.
-    children: HashMap<(usize, &'v str), usize>,
+    /// The objects by parent and key, once there are too many to search
+    /// ([`Columns::child`]).
+    children: Option<HashMap<(usize, &'v str), usize>>,
     /// Each column: its object and its last key.
     columns: Vec<(usize, &'v str)>,
     /// The columns by object and last key, once there are too many to
@@ -1456,9 +1457,23 @@ impl<'v> Columns<'v> {
         let (last, objects) = path.split_last()?;
         let mut object = ROW;
         for &key in objects {
-            object = *self.children.get(&(object, key))?;
+            object = self.child(object, key)?;
         }
         index.get(&(object, *last)).copied()
+    }
+
+    /// The object named `key` in `parent`, if there is one: searched one
+    /// by one while there are at most [`SEARCHED_COLUMNS`] objects (hashing
+    /// each nested column's keys was 2.5% of the dense rendering of
+    /// nested-config, whose tables nest a few objects, callgrind).
+    fn child(&self, parent: usize, key: &str) -> Option<usize> {
+        match &self.children {
+            Some(children) => children.get(&(parent, key)).copied(),
+            None => self
+                .objects
+                .iter()
+                .position(|&(up, name)| up == parent && same_key(name, key)),
+        }
     }
 
     /// Adds the column `path`, which is not one yet; its position. (A
@@ -1471,10 +1486,21 @@ impl<'v> Columns<'v> {
         let mut object = ROW;
         for &key in objects {
             let parent = object;
-            let next = self.objects.len();
-            object = *self.children.entry((parent, key)).or_insert(next);
-            if object == next {
-                self.objects.push((parent, key));
+            if let Some(child) = self.child(parent, key) {
+                object = child;
+                continue;
+            }
+            object = self.objects.len();
+            self.objects.push((parent, key));
+            match &mut self.children {
+                Some(children) => {
+                    children.insert((parent, key), object);
+                }
+                None if self.objects.len() > SEARCHED_COLUMNS => {
+                    let objects = self.objects.iter().enumerate();
+                    self.children = Some(objects.map(|(at, &object)| (object, at)).collect());
+                }
+                None => {}
             }
         }
         let at = self.columns.len();
@@ -1683,9 +1709,9 @@ mod tests {
 
     proptest::proptest! {
         /// The columns find each path where a list of paths finds it,
-        /// searched and, past [`SEARCHED_COLUMNS`], hashed: paths that
-        /// share objects, the same key under different objects, a key
-        /// both a column and an object.
+        /// columns and objects searched and, past [`SEARCHED_COLUMNS`] of
+        /// each, hashed: paths that share objects, the same key under
+        /// different objects, a key both a column and an object.
         #[test]
         fn columns_find_what_a_list_finds(
             paths in proptest::collection::vec(
