@@ -771,10 +771,12 @@ fn leave_out(
 ) {
     // Mostly the pipe between two cells.
     match &out[*fed..at] {
-        &[byte] => markdown.feed_byte(byte),
-        text => markdown.feed(text),
+        &[byte] => markdown.skip_word_after(byte, out[at]),
+        text => {
+            markdown.feed(text);
+            markdown.skip_word(out[at]);
+        }
     }
-    markdown.skip_word(out[at]);
     *fed = out.len();
     if cfg!(debug_assertions) {
         *left_out += Word::new(&out[at..]).map_or(0, |word| word.alone());

@@ -130,6 +130,21 @@ impl Estimate {
         }
     }
 
+    /// The text continues with one byte, then a word that is left out
+    /// ([`Estimate::skip_word`]): mostly the pipe between two cells after
+    /// a word left out, which no run is open before, so that the pipe is
+    /// a run of its own, closed by the word.
+    #[inline]
+    pub(super) fn skip_word_after(&mut self, byte: u8, first: u8) {
+        if self.len == 0 && CLASS[usize::from(byte)] == PUNCT && byte != b' ' {
+            let letter = CLASS[usize::from(first)] == LETTER;
+            self.hundredths += run_cost(PUNCT, 1, false, letter);
+            return;
+        }
+        self.feed_byte(byte);
+        self.skip_word(first);
+    }
+
     /// The text continues with the text `measure` measured: it costs
     /// what feeding its bytes would.
     #[inline]
@@ -692,6 +707,28 @@ mod tests {
                 }
             }
             proptest::prop_assert_eq!(estimate.finish(), reference(pieces.concat().as_bytes()));
+        }
+
+        /// A byte (punctuation or a line feed, as before any word left
+        /// out) and a word left out cost what the byte fed and the word
+        /// left out do, whatever came before (a run open or closed).
+        #[test]
+        fn a_byte_before_a_word_left_out_is_fed_as_one(
+            before in "([a-z0-9 .|\n]{0,4}[ .|\n])?",
+            closed: bool,
+            byte in proptest::sample::select(b"| .,\n-".to_vec()),
+            first in proptest::sample::select(b"a0".to_vec()),
+        ) {
+            let mut estimate = Estimate::new();
+            estimate.feed(before.as_bytes());
+            if closed {
+                estimate.skip_word(b'a');
+            }
+            let mut expected = estimate;
+            expected.feed_byte(byte);
+            expected.skip_word(first);
+            estimate.skip_word_after(byte, first);
+            proptest::prop_assert_eq!(estimate.finish(), expected.finish());
         }
 
         /// A text of three runs or more fed by its edges costs what it
