@@ -178,7 +178,7 @@ fn list_marker(bytes: &[u8]) -> Option<usize> {
 
 /// Whether the `_` at `i` sits between two ASCII alphanumerics (`a_b`): it
 /// can neither open nor close emphasis, in any context (R5).
-fn is_intraword(bytes: &[u8], i: usize) -> bool {
+pub(super) fn is_intraword(bytes: &[u8], i: usize) -> bool {
     i > 0
         && bytes[i - 1].is_ascii_alphanumeric()
         && bytes.get(i + 1).is_some_and(u8::is_ascii_alphanumeric)
