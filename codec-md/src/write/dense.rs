@@ -1511,31 +1511,32 @@ impl<'v> Columns<'v> {
             }
             object = self.objects.len();
             self.objects.push((parent, key));
-            match &mut self.children {
-                Some(children) => {
-                    children.insert((parent, key), object);
-                }
-                None if self.objects.len() > SEARCHED_COLUMNS => {
-                    let objects = self.objects.iter().enumerate();
-                    self.children = Some(objects.map(|(at, &object)| (object, at)).collect());
-                }
-                None => {}
-            }
+            index_last(&mut self.children, &self.objects);
         }
         let at = self.columns.len();
         self.columns.push((object, last));
         self.nested |= object != ROW;
-        match &mut self.index {
-            Some(index) => {
-                index.insert((object, last), at);
-            }
-            None if self.columns.len() > SEARCHED_COLUMNS => {
-                let positions = self.columns.iter().enumerate();
-                self.index = Some(positions.map(|(at, &column)| (column, at)).collect());
-            }
-            None => {}
-        }
+        index_last(&mut self.index, &self.columns);
         at
+    }
+}
+
+/// After `list` (a table's objects or columns) grew by one: its index
+/// gets the new entry, or is built once the list is too long to search
+/// ([`SEARCHED_COLUMNS`]).
+fn index_last<'v>(index: &mut Option<HashMap<(usize, &'v str), usize>>, list: &[(usize, &'v str)]) {
+    let Some((&last, _)) = list.split_last() else {
+        return;
+    };
+    match index {
+        Some(index) => {
+            index.insert(last, list.len() - 1);
+        }
+        None if list.len() > SEARCHED_COLUMNS => {
+            let positions = list.iter().enumerate();
+            *index = Some(positions.map(|(at, &entry)| (entry, at)).collect());
+        }
+        None => {}
     }
 }
 
