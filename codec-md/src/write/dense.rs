@@ -1962,15 +1962,8 @@ mod tests {
             let Ok(value) = from_str(&json) else {
                 return Ok(());
             };
-            let render = |layout: DenseLayout| {
-                let mut out = Vec::new();
-                Writer::new(&mut out, codec_core::DEFAULT_MAX_DEPTH, layout)
-                    .write(&value)
-                    .unwrap();
-                String::from_utf8(out).unwrap()
-            };
             let exact = DenseLayout { exact_always: true, ..DenseLayout::new() };
-            proptest::prop_assert_eq!(render(DenseLayout::new()), render(exact));
+            proptest::prop_assert_eq!(render_in(&value, DenseLayout::new()), render_in(&value, exact));
         }
 
         /// A container written as JSON copies the JSON its sections wrote
@@ -2029,26 +2022,24 @@ mod tests {
                 })
                 .collect();
             let value = from_str(&format!("{{\"t\": [{}]}}", rows.join(","))).unwrap();
-            let render = |layout: DenseLayout| {
-                let mut out = Vec::new();
-                Writer::new(&mut out, codec_core::DEFAULT_MAX_DEPTH, layout)
-                    .write(&value)
-                    .unwrap();
-                String::from_utf8(out).unwrap()
-            };
             let exact = DenseLayout { exact_always: true, ..DenseLayout::new() };
-            proptest::prop_assert_eq!(render(DenseLayout::new()), render(exact));
+            proptest::prop_assert_eq!(render_in(&value, DenseLayout::new()), render_in(&value, exact));
         }
     }
 
     /// `value` in the dense profile, with every container's JSON written
     /// whole when `rewrite` (see [`DenseLayout::rewrite_json`]).
     fn render_dense(value: &Value, rewrite: bool) -> String {
-        let mut out = Vec::new();
         let layout = DenseLayout {
             rewrite_json: rewrite,
             ..DenseLayout::new()
         };
+        render_in(value, layout)
+    }
+
+    /// `value` in `layout`, a dense one.
+    fn render_in(value: &Value, layout: DenseLayout) -> String {
+        let mut out = Vec::new();
         Writer::new(&mut out, codec_core::DEFAULT_MAX_DEPTH, layout)
             .write(value)
             .unwrap();
