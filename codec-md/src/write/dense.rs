@@ -891,7 +891,8 @@ enum RawString {
 ///   rendering, callgrind).
 ///
 /// Being raw is found in a pass with no branch a byte
-/// ([`escape::first_marked`]).
+/// ([`escape::first_marked`]); a string with a byte that needs a look is
+/// [`marked_from`]'s.
 fn raw_string(s: &str, first: bool, words_left_out: bool) -> RawString {
     let bytes = s.as_bytes();
     if !words_left_out || !escape::plain_edges(bytes, first) {
@@ -920,7 +921,7 @@ fn raw_string(s: &str, first: bool, words_left_out: bool) -> RawString {
 ///   the JSON: `raw` still (tabular's emails, a tenth of them, were
 ///   measured and checked by the rules: 1,000 instructions each).
 /// - Else, measuring a few bytes costs less than finding the one marked:
-///   a string whose first chunk holds it is measured ([`raw_cell`]).
+///   a string whose first 16 bytes hold it is measured ([`raw_cell`]).
 /// - Else a quote or an `_` may still leave it raw, and it is measured;
 ///   any other byte needs an escape, and it is not.
 #[inline(never)]
