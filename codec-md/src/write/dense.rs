@@ -637,18 +637,16 @@ fn dense_table<'v, V: ValueView<'v>>(
                     }
                     // The same text in both but for its edges.
                     RawString::Edges(edges) => {
-                        let bytes = s.as_bytes();
-                        out.extend_from_slice(bytes);
-                        markdown.feed(&out[fed..at]);
-                        markdown.feed_edges(bytes, &edges);
-                        fed = out.len();
-                        json += edges.alone(bytes);
-                        if bytes[0].is_ascii_alphanumeric() {
-                            json += KEY_PUNCTUATION;
-                        }
-                        if cfg!(debug_assertions) {
-                            left_out += estimate_hundredths(bytes) - edges.alone(bytes);
-                        }
+                        out.extend_from_slice(s.as_bytes());
+                        let text = at..out.len();
+                        json += leave_out_middle(
+                            &mut markdown,
+                            out,
+                            &mut fed,
+                            text,
+                            &edges,
+                            &mut left_out,
+                        ) + alnum_punctuation(s);
                     }
                     // Any other: as it is in a cell ([`raw_cell`]), or
                     // escaped.
@@ -716,13 +714,15 @@ fn dense_table<'v, V: ValueView<'v>>(
                         let end = out.len() - 1;
                         let text = &out[at + 1..end];
                         if let Some(edges) = Edges::of(text).filter(|_| words_left_out) {
-                            markdown.feed(&out[fed..at + 1]);
-                            markdown.feed_edges(text, &edges);
-                            json += edges.alone(text);
-                            if cfg!(debug_assertions) {
-                                left_out += estimate_hundredths(text) - edges.alone(text);
-                            }
-                            fed = end;
+                            let text = at + 1..end;
+                            json += leave_out_middle(
+                                &mut markdown,
+                                out,
+                                &mut fed,
+                                text,
+                                &edges,
+                                &mut left_out,
+                            );
                         } else if let Some(measure) = Measure::new(text) {
                             json += measure.alone();
                             markdown.feed(&out[fed..at + 1]);
@@ -787,6 +787,32 @@ fn leave_out(
     }
 }
 
+/// Feeds `markdown` the output from `fed` to where `text` starts, and
+/// `text`, written the same in the JSON, less its middle runs
+/// ([`Estimate::feed_edges`]), which cost the same in both; `fed` moves
+/// past it. Returns what its edge runs cost alone, its part of the JSON's
+/// bound ([`Edges::alone`]). With debug assertions, adds what the middle
+/// costs to `left_out`, for [`dense_table`]'s check.
+#[inline]
+fn leave_out_middle(
+    markdown: &mut Estimate,
+    out: &[u8],
+    fed: &mut usize,
+    text: std::ops::Range<usize>,
+    edges: &Edges,
+    left_out: &mut usize,
+) -> usize {
+    markdown.feed(&out[*fed..text.start]);
+    *fed = text.end;
+    let text = &out[text];
+    markdown.feed_edges(text, edges);
+    let alone = edges.alone(text);
+    if cfg!(debug_assertions) {
+        *left_out += estimate_hundredths(text) - alone;
+    }
+    alone
+}
+
 /// Whether the string `s` has more line breaks than a cell holds. Most
 /// strings have none: one search says so.
 fn too_many_breaks(s: &str) -> bool {
@@ -816,8 +842,17 @@ fn key_bound(key: &str) -> usize {
 /// text between the quotes estimated alone, and the `":` before it when
 /// it starts with a letter or digit (then that run is `":"` whole).
 fn string_bound(s: &str, scratch: &mut json::JsonScratch) -> usize {
-    let alnum = s.as_bytes().first().is_some_and(u8::is_ascii_alphanumeric);
-    scratch.string_hundredths(s) + if alnum { KEY_PUNCTUATION } else { 0 }
+    scratch.string_hundredths(s) + alnum_punctuation(s)
+}
+
+/// The `":` before a string value that starts with an ASCII letter or
+/// digit, which the bound counts ([`string_bound`]): the run is then
+/// `":"` whole.
+fn alnum_punctuation(s: &str) -> usize {
+    match s.as_bytes().first() {
+        Some(b) if b.is_ascii_alphanumeric() => KEY_PUNCTUATION,
+        _ => 0,
+    }
 }
 
 /// A string that [`write_cell`] writes as it is ([`is_raw_cell`]): its
