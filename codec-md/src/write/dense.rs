@@ -217,9 +217,7 @@ fn markdown_or_json<'v, V: ValueView<'v>>(
             }
             let mut json_cost = costs.json;
             if !cheaper(costs.markdown, json_cost) || w.layout.exact_always {
-                let scratch = &mut w.layout.scratch;
-                let strings = costs.deferred.iter();
-                json_cost += strings.map(|s| string_bound(s, scratch)).sum::<usize>();
+                json_cost += costs.deferred_bound(&mut w.layout.scratch);
             }
             w.layout.loose.push(Loose {
                 value: value.id(),
@@ -361,11 +359,7 @@ fn check_bound<'v, V: ValueView<'v>>(
     costs: &Costs<'v>,
 ) -> Result<(), EncodeError> {
     let scratch = &mut w.layout.scratch;
-    let deferred: usize = costs
-        .deferred
-        .iter()
-        .map(|s| string_bound(s, scratch))
-        .sum();
+    let deferred = costs.deferred_bound(scratch);
     let words = match costs.words_left_out {
         true => estimate_hundredths(&w.out[start..]) - costs.markdown,
         false => 0,
@@ -459,8 +453,26 @@ struct Costs<'v> {
     markdown: usize,
     json: usize,
     deferred: Vec<&'v str>,
+    /// The [`RawString::Lines`] strings it deferred, written with their
+    /// lines' middles left out of the markdown's estimate
+    /// ([`write_lines`]): their part of the bound leaves them out too
+    /// ([`lines_bound`]).
+    deferred_lines: Vec<&'v str>,
     /// Whether both costs leave out the words of [`RawString::Word`].
     words_left_out: bool,
+}
+
+impl Costs<'_> {
+    /// The deferred strings' part of the bound.
+    fn deferred_bound(&self, scratch: &mut json::JsonScratch) -> usize {
+        let strings = self.deferred.iter().map(|s| string_bound(s, scratch));
+        strings.sum::<usize>()
+            + self
+                .deferred_lines
+                .iter()
+                .map(|s| lines_bound(s))
+                .sum::<usize>()
+    }
 }
 
 /// The markdown of a container: a dense table when it is one, else the
@@ -590,6 +602,7 @@ fn dense_table<'v, V: ValueView<'v>>(
     let mut fed = from;
     let mut json = 0;
     let mut deferred = Vec::new();
+    let mut deferred_lines = Vec::new();
     let mut row_start = 0;
     let words_left_out = table.rows.len() >= MIN_ROWS_LEAVING_WORDS_OUT && !w.layout.exact_always;
     // What the words left out of both estimates cost, when debug
@@ -677,8 +690,24 @@ fn dense_table<'v, V: ValueView<'v>>(
                                 w.started = started;
                                 return Ok(None);
                             }
-                            let _ = write_cell(out, value, first, table.max_depth);
-                            deferred.push(s);
+                            // Lines as they are but for their line feeds
+                            // (a stack trace): the same text in both
+                            // between line feeds, left out of both but for
+                            // the edges of the long ones.
+                            let lines = matches!(raw, RawString::Lines)
+                                && !first
+                                && write_lines(&mut markdown, out, &mut fed, s, &mut left_out);
+                            if lines {
+                                if cfg!(debug_assertions) {
+                                    let mut cell = Vec::new();
+                                    let _ = write_cell(&mut cell, value, first, table.max_depth);
+                                    debug_assert_eq!(cell, out[at..], "a cell's lines");
+                                }
+                                deferred_lines.push(s);
+                            } else {
+                                let _ = write_cell(out, value, first, table.max_depth);
+                                deferred.push(s);
+                            }
                         }
                     },
                 },
@@ -756,6 +785,7 @@ fn dense_table<'v, V: ValueView<'v>>(
         markdown,
         json,
         deferred,
+        deferred_lines,
         words_left_out,
     }))
 }
@@ -845,6 +875,85 @@ fn string_bound(s: &str, scratch: &mut json::JsonScratch) -> usize {
     scratch.string_hundredths(s) + alnum_punctuation(s)
 }
 
+/// [`string_bound`] of a [`RawString::Lines`] string, less the middles of
+/// the lines [`line_edges`] leaves out: its lines as they are, each line
+/// feed written `\n`, estimated alone.
+fn lines_bound(s: &str) -> usize {
+    let mut estimate = Estimate::new();
+    for (i, line) in s.as_bytes().split(|&b| b == b'\n').enumerate() {
+        if i > 0 {
+            estimate.feed(b"\\n");
+        }
+        match line_edges(line) {
+            Some(edges) => estimate.feed_edges(line, &edges),
+            None => estimate.feed(line),
+        }
+    }
+    estimate.finish() + alnum_punctuation(s)
+}
+
+/// A line of a [`RawString::Lines`] string shorter than this is estimated
+/// whole in both texts: finding a short line's edges costs about what
+/// feeding its few middle bytes does (a stack trace's `  at utilis`).
+const MIN_LINE_LEFT_OUT: usize = 16;
+
+/// The edges of a line of a [`RawString::Lines`] string whose middle both
+/// estimates leave out: one of [`MIN_LINE_LEFT_OUT`] bytes or more, of
+/// three runs or more. The line is the same text in the cell and in the
+/// JSON, between a line feed's `&#10;` or `\n` and the next, so its
+/// middle costs the same in both ([`Edges`]).
+fn line_edges(line: &[u8]) -> Option<Edges> {
+    match line.len() >= MIN_LINE_LEFT_OUT {
+        true => Edges::of(line),
+        false => None,
+    }
+}
+
+/// Writes the [`RawString::Lines`] string `s` in a cell that is not the
+/// first, as [`write_cell`] does, and feeds `markdown` the output from
+/// `fed` on, up to it and through its lines less the middles
+/// [`line_edges`] leaves out ([`leave_out_middle`]); `fed` moves past the
+/// last line left out. Returns false, writing nothing, when `s` holds an
+/// autolink trigger and is escaped ([`escape::write_lines`]). Out of line:
+/// in [`dense_table`]'s loop, it made every other table's rendering up to
+/// 0.6% dearer (callgrind).
+#[inline(never)]
+fn write_lines(
+    markdown: &mut Estimate,
+    out: &mut Vec<u8>,
+    fed: &mut usize,
+    s: &str,
+    left_out: &mut usize,
+) -> bool {
+    let at = out.len();
+    if !escape::write_lines(out, s) {
+        return false;
+    }
+    let bytes = s.as_bytes();
+    let ends = memchr::memchr_iter(b'\n', bytes).chain([bytes.len()]);
+    // Where line `i` starts in the output: where it starts in `s`, plus
+    // the four bytes each `&#10;` before it adds.
+    let mut start = 0;
+    let mut shift = at;
+    for end in ends {
+        let line = &bytes[start..end];
+        if let Some(edges) = line_edges(line) {
+            let from = shift + start;
+            leave_out_middle(
+                markdown,
+                out,
+                fed,
+                from..from + line.len(),
+                &edges,
+                left_out,
+            );
+        }
+        start = end + 1;
+        shift += 4;
+    }
+    true
+}
+
 /// The `":` before a string value that starts with an ASCII letter or
 /// digit, which the bound counts ([`string_bound`]): the run is then
 /// `":"` whole.
@@ -879,7 +988,7 @@ static RAW_CELL_CLASSES: [u8; 256] = estimate::classes_stopping_at(RAW_CELL_MARK
 /// that [`raw_string`] found [`RawString::Escaped`] is not read again.
 fn raw_cell(s: &str, first: bool, raw: RawString) -> Option<RawCell> {
     let bytes = s.as_bytes();
-    if matches!(raw, RawString::Escaped) || !escape::plain_edges(bytes, first) {
+    if matches!(raw, RawString::Escaped | RawString::Lines) || !escape::plain_edges(bytes, first) {
         return None;
     }
     match Word::measure(bytes, &RAW_CELL_CLASSES) {
@@ -907,8 +1016,15 @@ enum RawString {
     Measured,
     /// A string whose first byte that needs a look is neither a quote nor
     /// an `_`, which [`raw_cell`] would measure up to that byte to find it
-    /// needs an escape in a cell (a stack trace's line feed).
+    /// needs an escape in a cell.
     Escaped,
+    /// A string whose only bytes that need a look are line feeds inside
+    /// it and `_`s inside words (a stack trace): a cell writes its lines
+    /// as they are, each line feed `&#10;` (when it holds no autolink
+    /// trigger, [`escape::write_lines`]), and the JSON writes them as they
+    /// are, each line feed `\n`. The middles of its long lines are left
+    /// out of both estimates ([`write_lines`], [`lines_bound`]).
+    Lines,
 }
 
 /// How [`dense_table`] estimates the string `s`, a cell's, when it leaves
@@ -974,6 +1090,9 @@ fn marked_from(bytes: &[u8], chunk: usize, raw: RawString) -> RawString {
             underscore = true;
             continue;
         }
+        if b == b'\n' && are_lines_from(bytes, at) {
+            return RawString::Lines;
+        }
         // The first byte that needs a look: this one, or an `_` before.
         return match chunk < 16 || underscore || matches!(b, b'"' | b'_') {
             true => RawString::Measured,
@@ -981,6 +1100,19 @@ fn marked_from(bytes: &[u8], chunk: usize, raw: RawString) -> RawString {
         };
     }
     raw
+}
+
+/// Whether every byte of `bytes` from `at` on that needs a look in a cell
+/// ([`RAW_CELL_MARKED`]) is a line feed inside it or an `_` inside a word:
+/// the rest of a [`RawString::Lines`] string.
+#[inline(never)]
+fn are_lines_from(bytes: &[u8], at: usize) -> bool {
+    let last = bytes.len() - 1;
+    bytes.iter().enumerate().skip(at).all(|(i, &b)| {
+        !RAW_CELL_MARKED[usize::from(b)]
+            || (b == b'\n' && i != 0 && i != last)
+            || (b == b'_' && escape::is_intraword(bytes, i))
+    })
 }
 
 /// Whether [`write_cell`] writes the string `s` as it is: it needs no
@@ -1885,6 +2017,8 @@ mod tests {
                 r#"[a-zA-Z0-9 .:'-]{0,24}([a-zA-Z0-9]{0,6}|[ _.:"'|`\[\]*#<&-]|é|\n|\u{0}){0,6}"#,
                 // Snake case, and `_`s that are not inside a word.
                 "[a-z0-9]{0,20}([a-z0-9]{1,3}|_|_ | _|__|[.-]){1,6}",
+                // Lines (stack traces, URLs among them).
+                r#"([a-zA-Z0-9 .:()_/"-]{0,20}\n){1,4}[a-zA-Z0-9 .:()_/-]{0,20}(http://x)?"#,
             ],
             first: bool,
         ) {
@@ -1893,6 +2027,17 @@ mod tests {
                 RawString::Escaped => proptest::prop_assert!(!raw, "{:?}", s),
                 RawString::Word | RawString::Edges(_) => proptest::prop_assert!(raw, "{:?}", s),
                 RawString::Measured => {}
+                // Not raw: written by lines, as the rules write it in a
+                // cell, or not at all.
+                RawString::Lines => {
+                    proptest::prop_assert!(!raw, "{:?}", s);
+                    let mut lines = Vec::new();
+                    if !first && escape::write_lines(&mut lines, &s) {
+                        let mut cell = Vec::new();
+                        escape::write_str(&mut cell, &s, Context::Cell);
+                        proptest::prop_assert_eq!(lines, cell, "{:?}", s);
+                    }
+                }
             }
         }
     }
@@ -2020,11 +2165,11 @@ mod tests {
     proptest::proptest! {
         /// Tables large enough to leave words out, of sentences, paths and
         /// words (raw, their edges punctuation or not) beside strings that
-        /// need escapes and JSON cells: every choice is the one estimating
-        /// everything makes, and every table's bound is at most its JSON's
-        /// estimate ([`check_bound`], with debug assertions). Fails if a
-        /// string or a JSON cell left out but for its edges counts its
-        /// middle in the bound.
+        /// need escapes, lines and JSON cells: every choice is the one
+        /// estimating everything makes, and every table's bound is at most
+        /// its JSON's estimate ([`check_bound`], with debug assertions).
+        /// Fails if a string, a line or a JSON cell left out but for its
+        /// edges counts its middle in the bound.
         #[test]
         fn cells_left_out_but_for_their_edges_change_no_choice(
             rows in proptest::collection::vec(
@@ -2034,6 +2179,10 @@ mod tests {
                             .prop_map(|s| json_string(&s)),
                         1 => "[a-z0-9]{1,8}".prop_map(|s| json_string(&s)),
                         1 => "[a-z .*_\"|é]{0,10}".prop_map(|s| json_string(&s)),
+                        // Lines (a stack trace), long and short, a URL
+                        // among them now and then.
+                        2 => "[A-Z][a-z]{1,5}: [a-z]{1,9}( [a-z_]{1,9}){0,5}[.]?(\n  at [a-z.]{1,12}(:[0-9]{1,3})?){1,3}( http://x)?"
+                            .prop_map(|s| json_string(&s)),
                         // JSON cells: an array of records, an empty one.
                         2 => proptest::collection::vec(("[a-z]{1,5}", 0u32..100), 1..4)
                             .prop_map(|items| {
