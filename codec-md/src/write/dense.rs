@@ -914,9 +914,10 @@ fn line_edges(line: &[u8]) -> Option<Edges> {
 /// `fed` on, up to it and through its lines less the middles
 /// [`line_edges`] leaves out ([`leave_out_middle`]); `fed` moves past the
 /// last line left out. Returns false, writing nothing, when `s` holds an
-/// autolink trigger and is escaped ([`escape::write_lines`]). Out of line:
-/// in [`dense_table`]'s loop, it made every other table's rendering up to
-/// 0.6% dearer (callgrind).
+/// autolink trigger, which the cell escapes ([`escape::write_lines`]).
+/// Out of line: inlined in [`dense_table`]'s loop, it made the tables
+/// with no line feed up to 0.6% dearer to render, against 0.4% this way
+/// (callgrind).
 #[inline(never)]
 fn write_lines(
     markdown: &mut Estimate,
@@ -1075,6 +1076,9 @@ fn raw_string(s: &str, first: bool, words_left_out: bool) -> RawString {
 ///   writes it as it is (R5: such an `_` opens no emphasis), and so does
 ///   the JSON: `raw` still (tabular's emails, a tenth of them, were
 ///   measured and checked by the rules: 1,000 instructions each).
+/// - When the first other such byte is a line feed and every such byte
+///   from it on is a line feed inside the string or an `_` inside a word
+///   ([`are_lines_from`]): [`RawString::Lines`] (a stack trace).
 /// - Else, measuring a few bytes costs less than finding the one marked:
 ///   a string whose first 16 bytes hold it is measured ([`raw_cell`]).
 /// - Else a quote or an `_` may still leave it raw, and it is measured;
