@@ -465,13 +465,9 @@ struct Costs<'v> {
 impl Costs<'_> {
     /// The deferred strings' part of the bound.
     fn deferred_bound(&self, scratch: &mut json::JsonScratch) -> usize {
-        let strings = self.deferred.iter().map(|s| string_bound(s, scratch));
-        strings.sum::<usize>()
-            + self
-                .deferred_lines
-                .iter()
-                .map(|s| lines_bound(s))
-                .sum::<usize>()
+        let strings: usize = self.deferred.iter().map(|s| string_bound(s, scratch)).sum();
+        let lines: usize = self.deferred_lines.iter().map(|s| lines_bound(s)).sum();
+        strings + lines
     }
 }
 
@@ -879,17 +875,32 @@ fn string_bound(s: &str, scratch: &mut json::JsonScratch) -> usize {
 /// the lines [`line_edges`] leaves out: its lines as they are, each line
 /// feed written `\n`, estimated alone.
 fn lines_bound(s: &str) -> usize {
+    let bytes = s.as_bytes();
     let mut estimate = Estimate::new();
-    for (i, line) in s.as_bytes().split(|&b| b == b'\n').enumerate() {
+    for (i, line) in lines(bytes).enumerate() {
         if i > 0 {
             estimate.feed(b"\\n");
         }
+        let line = &bytes[line];
         match line_edges(line) {
             Some(edges) => estimate.feed_edges(line, &edges),
             None => estimate.feed(line),
         }
     }
     estimate.finish() + alnum_punctuation(s)
+}
+
+/// Where the lines of a [`RawString::Lines`] string are in it, split at
+/// its line feeds: the one split both its estimates ([`write_lines`],
+/// [`lines_bound`]) leave the same middles out of.
+fn lines(bytes: &[u8]) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+    let mut start = 0;
+    let ends = memchr::memchr_iter(b'\n', bytes).chain([bytes.len()]);
+    ends.map(move |end| {
+        let line = start..end;
+        start = end + 1;
+        line
+    })
 }
 
 /// A line of a [`RawString::Lines`] string shorter than this is estimated
@@ -931,26 +942,13 @@ fn write_lines(
         return false;
     }
     let bytes = s.as_bytes();
-    let ends = memchr::memchr_iter(b'\n', bytes).chain([bytes.len()]);
-    // Where line `i` starts in the output: where it starts in `s`, plus
-    // the four bytes each `&#10;` before it adds.
-    let mut start = 0;
-    let mut shift = at;
-    for end in ends {
-        let line = &bytes[start..end];
-        if let Some(edges) = line_edges(line) {
-            let from = shift + start;
-            leave_out_middle(
-                markdown,
-                out,
-                fed,
-                from..from + line.len(),
-                &edges,
-                left_out,
-            );
+    for (i, line) in lines(bytes).enumerate() {
+        if let Some(edges) = line_edges(&bytes[line.clone()]) {
+            // In the output, after the four bytes each `&#10;` before it
+            // adds.
+            let text = at + line.start + 4 * i..at + line.end + 4 * i;
+            leave_out_middle(markdown, out, fed, text, &edges, left_out);
         }
-        start = end + 1;
-        shift += 4;
     }
     true
 }
