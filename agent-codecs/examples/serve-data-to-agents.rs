@@ -26,10 +26,10 @@
 use std::sync::Arc;
 
 use agent_codecs::{Negotiated, O200k, TextLimit};
+use axum::Router;
 use axum::extract::Path;
 use axum::http::{StatusCode, Uri};
 use axum::routing::get;
-use axum::Router;
 use serde::Serialize;
 
 #[derive(Debug, Clone, Serialize)]

@@ -29,9 +29,9 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use agent_codecs::NegotiatedStream;
+use axum::Router;
 use axum::http::Uri;
 use axum::routing::get;
-use axum::Router;
 use serde::Serialize;
 
 /// One event of the log.

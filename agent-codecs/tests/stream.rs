@@ -10,14 +10,14 @@ mod example;
 
 mod common;
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use agent_codecs::core::RowsShape;
 use agent_codecs::{Codec, NegotiatedStream, Value};
-use axum::routing::get;
 use axum::Router;
+use axum::routing::get;
 
 fn example() -> std::net::SocketAddr {
     static ADDR: OnceLock<std::net::SocketAddr> = OnceLock::new();
@@ -90,10 +90,12 @@ fn each_format_streams_its_document() {
             .len(),
         1000
     );
-    assert!(result["content"][0]["text"]
-        .as_str()
-        .unwrap()
-        .contains("[Truncated:"));
+    assert!(
+        result["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("[Truncated:")
+    );
 }
 
 /// What a streamed response carries: `Vary` and the `Link` alternates;

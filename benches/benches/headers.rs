@@ -9,9 +9,9 @@
 use std::hint::black_box;
 use std::sync::Arc;
 
-use codec_core::{from_slice, Codec, CodecExt, O200k, TokenCounter};
+use codec_core::{Codec, CodecExt, O200k, TokenCounter, from_slice};
 use codec_md::MarkdownCodec;
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{Criterion, criterion_group, criterion_main};
 use http::{Request, Response};
 use negotiate::{Negotiator, RequestFacts, ResponseHeaders};
 

@@ -15,7 +15,7 @@ use codec_core::Codec;
 use codec_json::JsonCodec;
 use codec_mcp::McpCodec;
 use codec_md::MarkdownCodec;
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{Criterion, criterion_group, criterion_main};
 use negotiate::Negotiator;
 
 const HEADERS: &[(&str, &str)] = &[

@@ -12,8 +12,8 @@
 
 use std::hint::black_box;
 
-use benches::serve::{inputs, Route, Server};
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use benches::serve::{Route, Server, inputs};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn serve(c: &mut Criterion) {
     for (label, typed) in inputs() {

@@ -22,12 +22,12 @@ use std::hint::black_box;
 
 use benches::codecs::codecs;
 use benches::types::{Typed, Visit};
-use benches::{Dataset, DATASETS};
+use benches::{DATASETS, Dataset};
 use codec_core::{Codec, CodecExt};
 use codec_json::JsonCodec;
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use serde::de::DeserializeOwned;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 struct TypedBench<'a> {
     c: &'a mut Criterion,

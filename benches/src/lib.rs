@@ -29,4 +29,4 @@ pub mod serve;
 pub mod tokens;
 pub mod types;
 
-pub use data::{dataset, parse_input, parse_inputs, Dataset, DATASETS, SMALL_RESPONSES};
+pub use data::{DATASETS, Dataset, SMALL_RESPONSES, dataset, parse_input, parse_inputs};

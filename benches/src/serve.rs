@@ -19,11 +19,11 @@ use std::pin::pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 
-use axum::body::Body;
-use axum::http::header::ACCEPT;
-use axum::http::Request;
-use axum::routing::get;
 use axum::Router;
+use axum::body::Body;
+use axum::http::Request;
+use axum::http::header::ACCEPT;
+use axum::routing::get;
 use codec_core::Codec;
 use codec_json::JsonCodec;
 use codec_mcp::McpCodec;
@@ -32,8 +32,8 @@ use negotiate::{NegotiateLayer, Negotiated, Negotiator};
 use serde::{Serialize, Serializer};
 use tower::ServiceExt;
 
-use crate::types::Typed;
 use crate::DATASETS;
+use crate::types::Typed;
 
 /// Every input of the serve figures, typed: the eight datasets, then the
 /// [`SMALL_RESPONSES`](crate::SMALL_RESPONSES) (per-response fixed costs

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use codec_core::Codec;
 
 use crate::codecs::{mcp_choices, token_codecs};
-use crate::data::{Dataset, DATASETS};
+use crate::data::{DATASETS, Dataset};
 
 /// Tokens of `text` in o200k_base. The tokenizer is built once per process
 /// (tiktoken-rs's singleton) and shared.

@@ -16,8 +16,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use benches::types::{Typed, Visit};
 use benches::DATASETS;
+use benches::types::{Typed, Visit};
 use codec_core::{Codec, CodecExt, Value};
 use codec_html::HtmlCodec;
 use codec_json::JsonCodec;
@@ -455,7 +455,9 @@ fn negotiated(out: &mut Outputs) {
         Some("text/markdown, text/html;q=0.9, */*;q=0.1"),
         Some("application/json, text/plain, */*"),
         Some("text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"),
-        Some("text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7"),
+        Some(
+            "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7",
+        ),
         Some("text/plain"),
         Some("image/*"),
         Some("text/markdown;q=0, */*"),

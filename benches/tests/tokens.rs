@@ -2,8 +2,8 @@
 //! encodings equal those published in the datasets' README (the TOON
 //! project's own benchmark numbers).
 
-use benches::tokens::{count, reference};
 use benches::DATASETS;
+use benches::tokens::{count, reference};
 
 /// (dataset, JSON pretty, JSON compact, TOON 4.4), from
 /// shared/datasets/README.md.

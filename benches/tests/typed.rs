@@ -3,8 +3,8 @@
 //! numbers, since a Rust `f64` writes `4000` as `4000.0`; the keyed map
 //! compared as a map).
 
-use benches::types::{Typed, Visit};
 use benches::DATASETS;
+use benches::types::{Typed, Visit};
 use serde_json::Value;
 
 struct ToValue;

@@ -323,7 +323,7 @@ fn budget(text: &str) -> Result<Budget, String> {
         other => {
             return Err(format!(
                 "unknown unit {other:?}: use tokens (the default), chars or bytes"
-            ))
+            ));
         }
     };
     match digits.parse::<usize>() {
@@ -378,7 +378,7 @@ fn size(text: &str) -> Result<Option<u64>, String> {
         other => {
             return Err(format!(
                 "unknown unit {other:?}: use B, KB, MB, GB, KiB, MiB or GiB"
-            ))
+            ));
         }
     };
     digits
@@ -473,7 +473,9 @@ mod tests {
             ),
             (
                 "tokens",
-                Err("expected a number, then tokens, chars or bytes (`2000`, `8000chars`), found \"tokens\""),
+                Err(
+                    "expected a number, then tokens, chars or bytes (`2000`, `8000chars`), found \"tokens\"",
+                ),
             ),
         ];
         for (text, expected) in budgets {

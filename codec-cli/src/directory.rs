@@ -65,11 +65,9 @@ impl fmt::Display for Skipped {
                 "not serving {}: a symbolic link that leads nowhere ({error})",
                 path.display()
             ),
-            Skipped::NameNotUtf8 { path } => write!(
-                f,
-                "not serving {}: its name is not UTF-8",
-                path.display()
-            ),
+            Skipped::NameNotUtf8 { path } => {
+                write!(f, "not serving {}: its name is not UTF-8", path.display())
+            }
         }
     }
 }
@@ -286,9 +284,11 @@ mod tests {
             "{:?}",
             loaded.skipped
         );
-        assert!(loaded.skipped[0]
-            .to_string()
-            .ends_with("its name is not UTF-8"));
+        assert!(
+            loaded.skipped[0]
+                .to_string()
+                .ends_with("its name is not UTF-8")
+        );
     }
 
     #[test]

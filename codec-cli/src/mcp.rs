@@ -32,7 +32,7 @@ use crate::error::CliError;
 use crate::{directory, input, registry};
 
 use self::library::{Document, Library, Page};
-use self::tools::{GetRequest, GET, LIST};
+use self::tools::{GET, GetRequest, LIST};
 use self::transport::LineTransport;
 
 /// The server's name in `initialize` and on 2026-07-28 results.
@@ -195,7 +195,7 @@ impl Server {
                     .get
                     .with_protocol_version(version)
                     .error_message(&refusal)
-                    .try_into()
+                    .try_into();
             }
         };
         // The cut, if the text was cut: the note is written last, from
@@ -463,7 +463,7 @@ impl ServerHandler for Server {
                 return Err(ErrorData::invalid_params(
                     format!("Unknown tool: {other} (the tools are {LIST} and {GET})"),
                     None,
-                ))
+                ));
             }
         };
         Ok(result.into())

@@ -8,7 +8,7 @@ use agent_codecs::{
     Codec, Negotiator, Profile, ProtocolVersion, ResponseHeaders, Standard, StructuredContent,
     TextFormat, TextLimit,
 };
-use codec_mcp::{McpCodec, McpCodecBuilder, DEFAULT_MAX_TEXT_CHARS};
+use codec_mcp::{DEFAULT_MAX_TEXT_CHARS, McpCodec, McpCodecBuilder};
 use codec_md::MarkdownCodec;
 
 use crate::cli::{Budget, BudgetUnit, CodecOptions, TextLimitArg};
@@ -111,7 +111,7 @@ fn profile(options: &CodecOptions) -> Result<Profile, CliError> {
         other => {
             return Err(CliError::Usage(format!(
                 "--profile: unknown profile {other:?}; expected default, lossless or dense"
-            )))
+            )));
         }
     };
     // The argument parser refuses `--lossless` with `--profile`; options

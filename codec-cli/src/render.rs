@@ -9,7 +9,7 @@ use crate::cli::{RenderArgs, StreamWhen};
 use crate::error::CliError;
 use crate::registry;
 use crate::rows::{Opened, RowReader, Rows};
-use crate::tokens::{change, thousands, Size};
+use crate::tokens::{Size, change, thousands};
 use crate::{input, negotiate_cmd};
 
 /// `--stream auto` streams inputs larger than this. The buffered path

@@ -24,7 +24,7 @@
 
 use std::io::Read;
 
-use codec_core::{ParseErrorKind, ParseOptions, Parser, Value, DEFAULT_MAX_DEPTH};
+use codec_core::{DEFAULT_MAX_DEPTH, ParseErrorKind, ParseOptions, Parser, Value};
 
 use crate::error::CliError;
 
@@ -344,7 +344,7 @@ impl<R: Read> RowReader<R> {
                         }
                     }
                     b',' | b']' | b'}' | b' ' | b'\n' | b'\r' | b'\t' if depth == 0 => {
-                        return Ok(at + i)
+                        return Ok(at + i);
                     }
                     _ => {}
                 }
@@ -417,7 +417,7 @@ impl<R: Read> RowReader<R> {
                     return Err(CliError::Read {
                         path: self.name.clone().into(),
                         source,
-                    })
+                    });
                 }
             }
         };

@@ -219,7 +219,7 @@ async fn respond(site: &Arc<Site>, request: &Parts) -> (Response<SharedBody>, Op
             return (
                 text(StatusCode::BAD_REQUEST, format!("400 Bad Request: {e}\n")),
                 None,
-            )
+            );
         }
     };
     let document = if name.is_empty() {
@@ -248,7 +248,7 @@ async fn respond(site: &Arc<Site>, request: &Parts) -> (Response<SharedBody>, Op
                     format!("400 Bad Request: {unknown}\n"),
                 ),
                 None,
-            )
+            );
         }
     };
     let selection = match outcome.into_result() {
@@ -288,7 +288,7 @@ async fn respond(site: &Arc<Site>, request: &Parts) -> (Response<SharedBody>, Op
                     format!("500 Internal Server Error: {e}\n"),
                 ),
                 Some(content_type),
-            )
+            );
         }
     };
     // The offer chosen (the codec's own media type or an alias): its ETag
@@ -388,7 +388,7 @@ fn stream(
                     format!("500 Internal Server Error: {e}\n"),
                 ),
                 Some(content_type),
-            )
+            );
         }
     };
     // The file is read as the client reads: a row that no longer parses
@@ -403,7 +403,9 @@ fn stream(
         }
         Err(error) => {
             let s = if sent == 1 { "" } else { "s" };
-            eprintln!("codec: {what}: the stream failed after {sent} row{s}, its response aborted: {error}");
+            eprintln!(
+                "codec: {what}: the stream failed after {sent} row{s}, its response aborted: {error}"
+            );
             Some(Err(error))
         }
     });

@@ -8,7 +8,7 @@ use codec_md::{MarkdownCodec, Profile};
 use crate::cli::{CodecOptions, StatsArgs};
 use crate::error::CliError;
 use crate::render::encode;
-use crate::tokens::{change, Size};
+use crate::tokens::{Size, change};
 use crate::{input, registry};
 
 pub(crate) fn run(args: &StatsArgs) -> Result<(), CliError> {

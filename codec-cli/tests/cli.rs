@@ -6,7 +6,7 @@ use std::process::{Command, Output, Stdio};
 
 mod common;
 
-use common::{temp_dir, ROWS};
+use common::{ROWS, temp_dir};
 
 fn codec(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_codec"))
@@ -188,12 +188,24 @@ fn parse_reads_the_whole_document() {
 #[test]
 fn negotiate_prints_the_choice() {
     let cases: &[(&[&str], i32, &str)] = &[
-        (&["--accept", "text/markdown, text/html, */*"], 0, "text/markdown; charset=utf-8; variant=GFM\n"),
+        (
+            &["--accept", "text/markdown, text/html, */*"],
+            0,
+            "text/markdown; charset=utf-8; variant=GFM\n",
+        ),
         (&["--accept", "*/*"], 0, "application/json\n"),
         (&[], 0, "application/json\n"),
         (&["--accept", ""], 0, "application/json\n"),
-        (&["--accept", "text/x-markdown"], 0, "text/x-markdown; charset=utf-8\n"),
-        (&["--accept", "application/json", "--format", "md"], 0, "text/markdown; charset=utf-8; variant=GFM\n"),
+        (
+            &["--accept", "text/x-markdown"],
+            0,
+            "text/x-markdown; charset=utf-8\n",
+        ),
+        (
+            &["--accept", "application/json", "--format", "md"],
+            0,
+            "text/markdown; charset=utf-8; variant=GFM\n",
+        ),
         (
             &["--accept", "text/markdown;q=0.5, */*;q=0.1", "--all"],
             0,
@@ -201,13 +213,53 @@ fn negotiate_prints_the_choice() {
         ),
         // Markdown is plain text: served as such where asked, below
         // text/markdown when both are.
-        (&["--accept", "text/plain"], 0, "text/plain; charset=utf-8\n"),
-        (&["--accept", "text/plain, text/markdown"], 0, "text/markdown; charset=utf-8; variant=GFM\n"),
-        (&["--all"], 0, "application/json\ntext/markdown; charset=utf-8; variant=GFM\napplication/vnd.mcp+json\n"),
-        (&["--accept", "text/plain, text/csv;q=0.5", "--offer", "text/csv,text/plain", "--all"], 0, "text/plain\ntext/csv\n"),
+        (
+            &["--accept", "text/plain"],
+            0,
+            "text/plain; charset=utf-8\n",
+        ),
+        (
+            &["--accept", "text/plain, text/markdown"],
+            0,
+            "text/markdown; charset=utf-8; variant=GFM\n",
+        ),
+        (
+            &["--all"],
+            0,
+            "application/json\ntext/markdown; charset=utf-8; variant=GFM\napplication/vnd.mcp+json\n",
+        ),
+        (
+            &[
+                "--accept",
+                "text/plain, text/csv;q=0.5",
+                "--offer",
+                "text/csv,text/plain",
+                "--all",
+            ],
+            0,
+            "text/plain\ntext/csv\n",
+        ),
         (&["--accept", "image/png", "--all"], 2, ""),
-        (&["--accept", "text/*;q=0.5, application/json", "--offer", "text/plain,application/json"], 0, "application/json\n"),
-        (&["--accept", "text/*", "--offer", "Text/Plain;charset=UTF-8, image/png"], 0, "Text/Plain;charset=UTF-8\n"),
+        (
+            &[
+                "--accept",
+                "text/*;q=0.5, application/json",
+                "--offer",
+                "text/plain,application/json",
+            ],
+            0,
+            "application/json\n",
+        ),
+        (
+            &[
+                "--accept",
+                "text/*",
+                "--offer",
+                "Text/Plain;charset=UTF-8, image/png",
+            ],
+            0,
+            "Text/Plain;charset=UTF-8\n",
+        ),
         (&["--accept", "image/png;q=0"], 2, ""),
     ];
     for (args, code, expected) in cases {

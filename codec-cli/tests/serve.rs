@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use common::{temp_dir, ROWS};
+use common::{ROWS, temp_dir};
 
 /// How long any single wait of a test may last.
 const PATIENCE: Duration = Duration::from_secs(30);
@@ -429,7 +429,7 @@ fn slow_and_idle_connections_are_closed_while_requests_are_served() {
                             if e.kind() != std::io::ErrorKind::WouldBlock
                                 && e.kind() != std::io::ErrorKind::TimedOut =>
                         {
-                            return started.elapsed()
+                            return started.elapsed();
                         }
                         _ => {}
                     }
@@ -714,12 +714,49 @@ fn one_log_line_per_request() {
     let md = get(addr, "/rows", Some("text/markdown")).body.len();
     server.log_line("GET ");
     let cases: &[(&str, &str, Option<&str>, String)] = &[
-        ("GET", "/rows", Some("text/markdown"), format!("GET /rows 200 accept=\"text/markdown\" type=\"text/markdown; charset=utf-8; variant=GFM\" {md}B ")),
-        ("GET", "/rows", None, format!("GET /rows 200 accept=- type=\"application/json\" {}B ", ROWS.len())),
-        ("HEAD", "/rows?format=md", Some("application/json"), format!("HEAD /rows?format=md 200 accept=\"application/json\" type=\"text/markdown; charset=utf-8; variant=GFM\" {md}B ")),
-        ("GET", "/rows", Some("image/png"), "GET /rows 406 accept=\"image/png\" type=- ".to_owned()),
-        ("GET", "/nope", Some("a/b; q=\"x\\\"y\""), "GET /nope 404 accept=\"a/b; q=\\\"x\\\\\\\"y\\\"\" type=- ".to_owned()),
-        ("POST", "/rows", None, "POST /rows 405 accept=- type=- ".to_owned()),
+        (
+            "GET",
+            "/rows",
+            Some("text/markdown"),
+            format!(
+                "GET /rows 200 accept=\"text/markdown\" type=\"text/markdown; charset=utf-8; variant=GFM\" {md}B "
+            ),
+        ),
+        (
+            "GET",
+            "/rows",
+            None,
+            format!(
+                "GET /rows 200 accept=- type=\"application/json\" {}B ",
+                ROWS.len()
+            ),
+        ),
+        (
+            "HEAD",
+            "/rows?format=md",
+            Some("application/json"),
+            format!(
+                "HEAD /rows?format=md 200 accept=\"application/json\" type=\"text/markdown; charset=utf-8; variant=GFM\" {md}B "
+            ),
+        ),
+        (
+            "GET",
+            "/rows",
+            Some("image/png"),
+            "GET /rows 406 accept=\"image/png\" type=- ".to_owned(),
+        ),
+        (
+            "GET",
+            "/nope",
+            Some("a/b; q=\"x\\\"y\""),
+            "GET /nope 404 accept=\"a/b; q=\\\"x\\\\\\\"y\\\"\" type=- ".to_owned(),
+        ),
+        (
+            "POST",
+            "/rows",
+            None,
+            "POST /rows 405 accept=- type=- ".to_owned(),
+        ),
     ];
     for (method, target, accept, expected) in cases {
         request(addr, method, target, *accept);
@@ -963,9 +1000,11 @@ fn large_documents_are_streamed_from_their_file() {
     let body = unchunk(&json.body);
     let whole = codec_core::from_slice(&member).unwrap();
     assert!(body == codec_json_bytes(&whole));
-    assert!(server
-        .log_line("GET /big 200")
-        .contains("type=\"application/json\" streamed"));
+    assert!(
+        server
+            .log_line("GET /big 200")
+            .contains("type=\"application/json\" streamed")
+    );
 
     // Markdown: the table, uniform rows, so the whole rendering's bytes.
     let md = get(&server.addr, "/big", Some("text/markdown"));

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::rows::{RowEncoder, RowsShape};
-use crate::truncate::{truncate_plain, TextLimit, Truncation};
-use crate::{to_value, JsonWriter, MediaType, Tape, ToValueError, Value};
+use crate::truncate::{TextLimit, Truncation, truncate_plain};
+use crate::{JsonWriter, MediaType, Tape, ToValueError, Value, to_value};
 
 /// A response codec: turns a handler's data into the bytes of one media
 /// type.

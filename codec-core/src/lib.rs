@@ -114,24 +114,24 @@ mod truncate;
 mod value;
 mod view;
 
-pub use codec::{is_valid_format_name, Codec, CodecExt, EncodeError, FastPath};
+pub use codec::{Codec, CodecExt, EncodeError, FastPath, is_valid_format_name};
 pub use json::{JsonEscapes, JsonObject, JsonStyle, JsonWriter, StandardEscapes};
 pub use map::{IntoIter as MapIntoIter, Iter as MapIter, Map};
 pub use media_type::{MediaType, MediaTypeError};
 pub use number::{InvalidNumber, Number};
 pub use parse::{
-    from_slice, from_slice_with, from_str, DuplicateKeys, ParseError, ParseErrorKind, ParseOptions,
-    Parser, DEFAULT_MAX_DEPTH,
+    DEFAULT_MAX_DEPTH, DuplicateKeys, ParseError, ParseErrorKind, ParseOptions, Parser, from_slice,
+    from_slice_with, from_str,
 };
-pub use rows::{footprint, RowEncoder, RowWriter, RowsShape, DEFAULT_COLLECT_LIMIT};
-pub use ser::{key_to_string, to_value, write_key, ToValueError};
+pub use rows::{DEFAULT_COLLECT_LIMIT, RowEncoder, RowWriter, RowsShape, footprint};
 #[doc(hidden)]
 pub use ser::{NUMBER_TOKEN, ORDERED_MAP_TOKEN};
+pub use ser::{ToValueError, key_to_string, to_value, write_key};
 pub use tape::{Tape, TapeElements, TapeMembers, TapeNode};
 #[cfg(feature = "o200k")]
 #[cfg_attr(docsrs, doc(cfg(feature = "o200k")))]
 pub use tokens::O200k;
 pub use tokens::TokenCounter;
-pub use truncate::{truncate_plain, truncate_with, Cut, Omission, Tally, TextLimit, Truncation};
+pub use truncate::{Cut, Omission, Tally, TextLimit, Truncation, truncate_plain, truncate_with};
 pub use value::Value;
 pub use view::{NumberView, ValueView, ViewKind};

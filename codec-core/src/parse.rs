@@ -21,7 +21,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::map::{Key, KeyIndex, Shape, INDEX_ABOVE};
+use crate::map::{INDEX_ABOVE, Key, KeyIndex, Shape};
 use crate::{Map, Number, Value};
 
 /// The default maximum nesting depth of arrays and objects: 128, the
@@ -276,18 +276,18 @@ fn parse_with(
     options: &ParseOptions,
     shapes: &mut ShapeCache,
 ) -> Result<Value, ParseError> {
-    if let Some(limit) = options.max_len {
-        if bytes.len() > limit {
-            return Err(ParseError {
-                kind: ParseErrorKind::TooLong {
-                    len: bytes.len(),
-                    limit,
-                },
-                line: 1,
-                column: 1,
-                offset: 0,
-            });
-        }
+    if let Some(limit) = options.max_len
+        && bytes.len() > limit
+    {
+        return Err(ParseError {
+            kind: ParseErrorKind::TooLong {
+                len: bytes.len(),
+                limit,
+            },
+            line: 1,
+            column: 1,
+            offset: 0,
+        });
     }
     let mut buffers = Buffers::take();
     let mut parser = Reader {
@@ -696,7 +696,7 @@ impl<'a> Reader<'a> {
             (true, false, Some(m)) => return Ok(Number::from(m)),
             // `-0` is not the integer 0: it keeps its sign as text.
             (true, true, Some(m @ 1..=0x8000_0000_0000_0000)) => {
-                return Ok(Number::from((m as i64).wrapping_neg()))
+                return Ok(Number::from((m as i64).wrapping_neg()));
             }
             _ => {}
         }
@@ -795,7 +795,7 @@ impl<'a> Reader<'a> {
             None => {
                 return Err(self.error(ParseErrorKind::Eof {
                     expected: "an escape",
-                }))
+                }));
             }
             Some(_) => return Err(self.error_at(self.pos - 1, ParseErrorKind::InvalidEscape)),
         };
@@ -814,7 +814,7 @@ impl<'a> Reader<'a> {
                 None => {
                     return Err(self.error(ParseErrorKind::Eof {
                         expected: "a hex digit",
-                    }))
+                    }));
                 }
                 Some(_) => return Err(self.unexpected("a hex digit")),
             };

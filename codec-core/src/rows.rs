@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::{to_value, Codec, EncodeError, FastPath, Map, Tape, Value};
+use crate::{Codec, EncodeError, FastPath, Map, Tape, Value, to_value};
 
 /// The bound on what [`RowWriter`] collects for a codec without a
 /// [`RowEncoder`] unless set ([`RowWriter::collect_limit`]): 64 MiB of
@@ -397,7 +397,7 @@ pub fn footprint(value: &Value) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{from_str, MediaType};
+    use crate::{MediaType, from_str};
 
     /// A codec without a row encoder that writes the number of rows.
     struct Count(MediaType);

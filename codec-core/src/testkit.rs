@@ -12,14 +12,14 @@
 //! in a failing `cargo test`.
 
 use std::io;
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
 use serde::Serialize;
 
 use crate::{
-    to_value, Codec, CodecExt, EncodeError, RowWriter, RowsShape, Tape, TextLimit, Value,
-    DEFAULT_MAX_DEPTH,
+    Codec, CodecExt, DEFAULT_MAX_DEPTH, EncodeError, RowWriter, RowsShape, Tape, TextLimit, Value,
+    to_value,
 };
 
 /// Runs one codec through every entry point.

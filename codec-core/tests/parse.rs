@@ -1,7 +1,7 @@
 //! JSON bytes to Value: order, verbatim numbers, positioned errors, limits.
 
 use codec_core::{
-    from_slice, from_slice_with, from_str, DuplicateKeys, Map, ParseErrorKind, ParseOptions, Value,
+    DuplicateKeys, Map, ParseErrorKind, ParseOptions, Value, from_slice, from_slice_with, from_str,
 };
 
 #[test]

@@ -1,10 +1,10 @@
 //! The row contract and its checks in the test kit: a codec's own row
 //! encoder, the collecting fallback, and encoders that break the contract.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use codec_core::testkit::{uniform_rows, CodecTester};
-use codec_core::{from_str, Codec, EncodeError, MediaType, RowEncoder, RowsShape, Value};
+use codec_core::testkit::{CodecTester, uniform_rows};
+use codec_core::{Codec, EncodeError, MediaType, RowEncoder, RowsShape, Value, from_str};
 
 fn rows(json: &str) -> Vec<Value> {
     from_str(json).unwrap().as_array().unwrap().to_vec()

@@ -4,10 +4,10 @@
 use std::collections::{BTreeMap, HashMap};
 
 use codec_core::{
-    from_str, to_value, JsonWriter, Map, Tape, ToValueError, Value, ValueView, ViewKind,
+    JsonWriter, Map, Tape, ToValueError, Value, ValueView, ViewKind, from_str, to_value,
 };
-use serde::ser::{SerializeMap, SerializeStruct, Serializer};
 use serde::Serialize;
+use serde::ser::{SerializeMap, SerializeStruct, Serializer};
 
 /// Compact JSON of a value: order and number text included.
 fn json(value: &Value) -> String {

@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use codec_core::{from_str, to_value, Map, Number, ToValueError, Value};
+use codec_core::{Map, Number, ToValueError, Value, from_str, to_value};
 use serde::Serialize;
 
 fn keys(value: &Value) -> Vec<&str> {

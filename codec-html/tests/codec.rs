@@ -6,7 +6,7 @@ mod support;
 use std::sync::Arc;
 
 use codec_core::testkit::CodecTester;
-use codec_core::{from_slice, Codec, CodecExt, EncodeError, MediaType, O200k, TokenCounter, Value};
+use codec_core::{Codec, CodecExt, EncodeError, MediaType, O200k, TokenCounter, Value, from_slice};
 use codec_html::HtmlCodec;
 use codec_json::JsonCodec;
 use codec_mcp::McpCodec;

@@ -4,7 +4,7 @@
 
 mod support;
 
-use codec_core::{from_slice, Map, Value};
+use codec_core::{Map, Value, from_slice};
 use codec_html::HtmlCodec;
 use proptest::prelude::*;
 

@@ -6,7 +6,7 @@
 
 mod support;
 
-use codec_core::{from_slice, from_str, Value};
+use codec_core::{Value, from_slice, from_str};
 use codec_html::HtmlCodec;
 use codec_md::MarkdownCodec;
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};

@@ -70,7 +70,9 @@ const AGENTS: &[(&str, Option<&str>)] = &[
     ("Cursor", Some("text/markdown, text/plain;q=0.9, */*;q=0.8")),
     (
         "OpenCode",
-        Some("text/markdown;q=1.0, text/x-markdown;q=0.9, text/plain;q=0.8, text/html;q=0.7, */*;q=0.1"),
+        Some(
+            "text/markdown;q=1.0, text/x-markdown;q=0.9, text/plain;q=0.8, text/html;q=0.7, */*;q=0.1",
+        ),
     ),
     ("an MCP client", Some("application/json, text/event-stream")),
     ("curl", Some("*/*")),

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use codec_core::testkit::CodecTester;
-use codec_core::{from_str, Codec, EncodeError, RowWriter, RowsShape, Value};
+use codec_core::{Codec, EncodeError, RowWriter, RowsShape, Value, from_str};
 use codec_json::JsonCodec;
 use proptest::prelude::*;
 

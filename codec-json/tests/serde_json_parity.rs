@@ -3,7 +3,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use codec_core::testkit::CodecTester;
-use codec_core::{to_value, Codec, CodecExt};
+use codec_core::{Codec, CodecExt, to_value};
 use codec_json::JsonCodec;
 use proptest::prelude::*;
 use serde::Serialize;

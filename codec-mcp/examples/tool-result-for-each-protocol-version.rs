@@ -4,7 +4,7 @@
 //! version expects: wrapped for the 2025 revisions, as is with a result
 //! type for 2026-07-28. Then a tool error, which is a result too.
 
-use codec_core::{from_slice, EncodeError};
+use codec_core::{EncodeError, from_slice};
 use codec_mcp::{Implementation, McpCodec, ProtocolVersion, RequestId, StructuredContent};
 
 fn main() -> Result<(), EncodeError> {

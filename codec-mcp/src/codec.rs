@@ -1,12 +1,12 @@
 //! [`McpCodec`] and its builder: what a result carries for each protocol
 //! version and option.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use codec_core::{
-    Codec, EncodeError, FastPath, JsonWriter, MediaType, Tape, TapeNode, TextLimit, Value,
-    ValueView, DEFAULT_MAX_DEPTH,
+    Codec, DEFAULT_MAX_DEPTH, EncodeError, FastPath, JsonWriter, MediaType, Tape, TapeNode,
+    TextLimit, Value, ValueView,
 };
 use codec_json::JsonCodec;
 use codec_md::MarkdownCodec;

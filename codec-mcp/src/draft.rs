@@ -12,8 +12,8 @@
 //! text and objects their order, as they do through a [`Value`].
 
 use codec_core::{EncodeError, JsonObject, JsonWriter, Map, Value, ValueView};
-use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
+use serde::ser::{SerializeStruct, Serializer};
 
 use crate::schema::WRAP_KEY;
 use crate::wire::{CallToolResult, ContentBlock, RequestId, TextContent};

@@ -165,7 +165,7 @@ mod summary;
 mod version;
 mod wire;
 
-pub use codec::{McpCodec, McpCodecBuilder, DEFAULT_MAX_TEXT_CHARS, MAX_VALUE_DEPTH};
+pub use codec::{DEFAULT_MAX_TEXT_CHARS, MAX_VALUE_DEPTH, McpCodec, McpCodecBuilder};
 pub use options::{ConfigError, StructuredContent, TextFormat};
 pub use schema::advertised_output_schema;
 pub use version::{ProtocolVersion, UnknownProtocolVersion};

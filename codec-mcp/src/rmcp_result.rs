@@ -11,11 +11,11 @@
 
 use std::sync::Arc;
 
-use codec_core::{to_value, Codec};
+use codec_core::{Codec, to_value};
 use codec_json::JsonCodec;
+use rmcp::ErrorData;
 use rmcp::handler::server::tool::IntoCallToolResult;
 use rmcp::model::{CallToolResponse, JsonObject, ResultType};
-use rmcp::ErrorData;
 use serde::Serialize;
 
 use crate::codec::McpCodec;

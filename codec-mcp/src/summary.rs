@@ -20,12 +20,11 @@ const MAX_MEMBERS_NAMED: usize = 8;
 /// The one line for `value`.
 pub(crate) fn line<'v>(value: impl ValueView<'v>) -> String {
     let mut json = Vec::new();
-    if JsonWriter::compact().write_view(value, &mut json).is_ok() {
-        if let Ok(json) = String::from_utf8(json) {
-            if json.chars().count() <= MAX_JSON_CHARS {
-                return json;
-            }
-        }
+    if JsonWriter::compact().write_view(value, &mut json).is_ok()
+        && let Ok(json) = String::from_utf8(json)
+        && json.chars().count() <= MAX_JSON_CHARS
+    {
+        return json;
     }
     let mut line = String::from("The result is in structuredContent: ");
     describe(value, &mut line);
@@ -78,11 +77,7 @@ fn items_of(n: usize) -> String {
 }
 
 fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
+    if n == 1 { "" } else { "s" }
 }
 
 /// What a value is, in words: `a number`, `an object` (errors and
@@ -112,7 +107,10 @@ mod tests {
             ("null".into(), "null"),
             ("0.90".into(), "0.90"),
             (r#"{"ok": true, "id": 7}"#.into(), r#"{"ok":true,"id":7}"#),
-            (format!(r#""{long}""#), "The result is in structuredContent: a string of 200 characters."),
+            (
+                format!(r#""{long}""#),
+                "The result is in structuredContent: a string of 200 characters.",
+            ),
             (
                 format!(r#"{{"repositories": [{}]}}"#, vec!["1"; 100].join(",")),
                 "The result is in structuredContent: an object with repositories (100 items).",

@@ -5,11 +5,11 @@ mod common;
 
 use std::sync::Arc;
 
-use codec_core::testkit::{nested, CodecTester};
-use codec_core::{from_str, Codec, CodecExt, EncodeError, MediaType, Value};
+use codec_core::testkit::{CodecTester, nested};
+use codec_core::{Codec, CodecExt, EncodeError, MediaType, Value, from_str};
 use codec_mcp::{
-    CallToolResult, ConfigError, McpCodec, ProtocolVersion, RequestId, StructuredContent,
-    TextFormat, DEFAULT_MAX_TEXT_CHARS, MAX_VALUE_DEPTH,
+    CallToolResult, ConfigError, DEFAULT_MAX_TEXT_CHARS, MAX_VALUE_DEPTH, McpCodec,
+    ProtocolVersion, RequestId, StructuredContent, TextFormat,
 };
 
 fn value(json: &str) -> Value {

@@ -6,15 +6,15 @@
 
 use std::sync::{Arc, LazyLock};
 
-use codec_core::{from_str, Codec, Value};
-use codec_mcp::{McpCodec, ProtocolVersion, MAX_VALUE_DEPTH};
+use codec_core::{Codec, Value, from_str};
+use codec_mcp::{MAX_VALUE_DEPTH, McpCodec, ProtocolVersion};
 use codec_md::MarkdownCodec;
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientConfig, ErrorCode, InitializeResult,
     ProtocolVersion as RmcpVersion, ResultType, ServerCapabilities, ServerConfig,
 };
-use rmcp::service::{serve_directly, RoleClient, RoleServer, RunningService};
-use rmcp::{tool, tool_handler, tool_router, ClientHandler, ErrorData, ServerHandler, ServiceExt};
+use rmcp::service::{RoleClient, RoleServer, RunningService, serve_directly};
+use rmcp::{ClientHandler, ErrorData, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 
 /// What the `issues` tool returns: an array, so wrapped for 2025 peers.
 const ISSUES: &str = r#"[{"id": 7, "title": "Fix | pipes", "score": 0.90}, {"id": 9, "title": "Docs", "score": 1e3}]"#;

@@ -5,8 +5,8 @@ mod common;
 
 use codec_core::{CodecExt, Value};
 use codec_mcp::{
-    advertised_output_schema, CallToolResult, Implementation, JsonRpcResponse, McpCodec,
-    ProtocolVersion, RequestId, StructuredContent, TextFormat,
+    CallToolResult, Implementation, JsonRpcResponse, McpCodec, ProtocolVersion, RequestId,
+    StructuredContent, TextFormat, advertised_output_schema,
 };
 use common::{assert_invalid, assert_valid};
 use serde_json::json;

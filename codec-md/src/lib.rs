@@ -97,10 +97,10 @@ mod schema;
 mod truncate;
 mod write;
 
-pub use codec::{render, MarkdownCodec, MarkdownCodecBuilder};
+pub use codec::{MarkdownCodec, MarkdownCodecBuilder, render};
 pub use error::{ParseError, ParseErrorKind};
 pub use profile::Profile;
-pub use read::{normalize, parse, parse_dense, parse_lossless, parse_table, Table};
+pub use read::{Table, normalize, parse, parse_dense, parse_lossless, parse_table};
 pub use truncate::truncate;
 #[cfg(feature = "testing")]
 #[doc(hidden)]

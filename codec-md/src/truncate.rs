@@ -24,7 +24,7 @@
 //!
 //! [`Codec::truncate`]: codec_core::Codec::truncate
 
-use codec_core::{truncate_with, Cut, Tally, TextLimit, Truncation};
+use codec_core::{Cut, Tally, TextLimit, Truncation, truncate_with};
 
 /// `text`, markdown, cut to fit `limit`, note included, at the end of a
 /// whole row or item; `text` itself when it fits. What
@@ -233,12 +233,14 @@ impl Units {
             // bytes: then no search of this line for a pipe.
             let table =
                 may_be_delimiter_row(next.as_bytes()) && has_pipe(line) && is_delimiter_row(next);
-            if let Block::Item { .. } = block {
-                if !is_list_item(line) && opened.is_none() && !table {
-                    // A paragraph's next line (or a list item's lazy one).
-                    block = Block::Item { end };
-                    continue;
-                }
+            if let Block::Item { .. } = block
+                && !is_list_item(line)
+                && opened.is_none()
+                && !table
+            {
+                // A paragraph's next line (or a list item's lazy one).
+                block = Block::Item { end };
+                continue;
             }
             units.close(block);
             block = if opened.is_some() {

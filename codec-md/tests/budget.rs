@@ -15,12 +15,12 @@ mod support;
 
 use std::sync::Arc;
 
-use codec_core::{from_slice, Codec, CodecExt, O200k, Omission, TextLimit, Value};
+use codec_core::{Codec, CodecExt, O200k, Omission, TextLimit, Value, from_slice};
 use codec_md::{MarkdownCodec, Profile};
 use proptest::prelude::*;
 
 use common::DATASETS;
-use support::{parse, Block};
+use support::{Block, parse};
 
 const HINT: &str = "Request ?offset={rows} for the next rows.";
 

@@ -5,9 +5,9 @@ mod support;
 
 use std::collections::{BTreeMap, HashMap};
 
-use codec_core::testkit::{nested, CodecTester};
-use codec_core::{from_slice, to_value, Codec, CodecExt, EncodeError, Value, DEFAULT_MAX_DEPTH};
-use codec_md::{parse_table, render, MarkdownCodec, ParseErrorKind, Table};
+use codec_core::testkit::{CodecTester, nested};
+use codec_core::{Codec, CodecExt, DEFAULT_MAX_DEPTH, EncodeError, Value, from_slice, to_value};
+use codec_md::{MarkdownCodec, ParseErrorKind, Table, parse_table, render};
 use serde::Serialize;
 
 #[test]
@@ -317,7 +317,7 @@ fn each_profile_writes_its_own_rendering() {
 #[test]
 fn a_codec_reads_back_what_it_writes() {
     use codec_core::{CodecExt, Value};
-    use codec_md::{parse, parse_dense, parse_lossless, MarkdownCodec, ParseError, Profile};
+    use codec_md::{MarkdownCodec, ParseError, Profile, parse, parse_dense, parse_lossless};
 
     type Reader = fn(&str) -> Result<Value, ParseError>;
     let codecs: [(&str, MarkdownCodec, Reader); 3] = [

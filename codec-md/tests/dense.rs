@@ -10,12 +10,12 @@
 mod common;
 mod support;
 
-use codec_core::{from_slice, from_str, Value};
+use codec_core::{Value, from_slice, from_str};
 use proptest::prelude::*;
 
 use common::dataset;
 use support::dense::{check_dense, json_equal};
-use support::{parse, parse_pulldown, Block};
+use support::{Block, parse, parse_pulldown};
 
 #[test]
 fn datasets_keep_their_structure() {

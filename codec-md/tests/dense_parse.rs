@@ -4,13 +4,13 @@
 //! reads back to itself, up to what `normalize` says the default layout
 //! cannot carry.
 
-use codec_core::{from_slice, from_str, Value};
+use codec_core::{Value, from_slice, from_str};
 use codec_md::parse_dense;
 use proptest::prelude::*;
 
 mod common;
 
-use common::{dense, DATASETS};
+use common::{DATASETS, dense};
 
 #[track_caller]
 fn round_trip(value: &Value) -> Value {

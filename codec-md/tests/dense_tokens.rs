@@ -1,11 +1,11 @@
 //! The dense profile's token targets, in o200k_base.
 
-use codec_core::{from_slice, Value};
+use codec_core::{Value, from_slice};
 use codec_md::{MarkdownCodec, Profile};
 
 mod common;
 
-use common::{dataset, render_with, tokens, DATASETS};
+use common::{DATASETS, dataset, render_with, tokens};
 
 fn render(value: &Value, profile: Profile) -> Vec<u8> {
     render_with(&MarkdownCodec::builder().profile(profile).build(), value).into_bytes()

@@ -10,7 +10,7 @@
 //! dots parsed, and dropping its value overflowed).
 
 use codec_core::testkit::nested;
-use codec_core::{Value, DEFAULT_MAX_DEPTH};
+use codec_core::{DEFAULT_MAX_DEPTH, Value};
 use codec_md::{ParseError, ParseErrorKind};
 
 const LIMIT: usize = DEFAULT_MAX_DEPTH;

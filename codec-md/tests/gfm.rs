@@ -5,11 +5,11 @@
 
 mod support;
 
-use codec_core::{from_slice, from_str, CodecExt, Map, Value};
+use codec_core::{CodecExt, Map, Value, from_slice, from_str};
 use codec_md::{MarkdownCodec, Profile};
 use proptest::prelude::*;
 
-use support::{check_structure, key, parse, scalar, value, Block, Item};
+use support::{Block, Item, check_structure, key, parse, scalar, value};
 
 fn object(members: Vec<(&str, Value)>) -> Value {
     Value::Object(members.into_iter().collect::<Map>())

@@ -3,12 +3,12 @@
 //! (the target). The figures are in SPEC.md (*Lossless*); run with
 //! `--nocapture` to print them.
 
-use codec_core::{from_slice, Value};
+use codec_core::{Value, from_slice};
 use codec_md::{MarkdownCodec, Profile};
 
 mod common;
 
-use common::{render_with, tokens, DATASETS};
+use common::{DATASETS, render_with, tokens};
 
 /// The flat datasets: one table of scalars, or objects of scalars.
 const FLAT: [&str; 4] = ["tabular", "analytics", "github", "keyed"];

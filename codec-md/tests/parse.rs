@@ -3,8 +3,8 @@
 //! examples, key lists), errors with their position, and adversarial
 //! inputs that a parser with any backtracking would take quadratic time on.
 
-use codec_core::{from_str, Value};
-use codec_md::{parse, parse_lossless, ParseError, ParseErrorKind};
+use codec_core::{Value, from_str};
+use codec_md::{ParseError, ParseErrorKind, parse, parse_lossless};
 
 fn json(text: &str) -> Value {
     from_str(text).unwrap_or_else(|e| panic!("{text}: {e}"))
@@ -23,16 +23,25 @@ fn reads_each_construct() {
         ("[]\n", "[]"),
         ("{}\n", "{}"),
         ("```\na\n\nb\n```\n", r#""a\n\nb""#),
-        ("- **a**: 1\n- **b**:\n- : x\n", r#"{"a": 1, "b": null, "": "x"}"#),
+        (
+            "- **a**: 1\n- **b**:\n- : x\n",
+            r#"{"a": 1, "b": null, "": "x"}"#,
+        ),
         ("- **\\[0]**: 1\n", r#"{"[0]": 1}"#),
         ("- **[1]**: b\n- **[0]**: a\n", r#"["a", "b"]"#),
-        ("- **[0]**: a\n- **[2]**: c\n", r#"{"[0]": "a", "[2]": "c"}"#),
+        (
+            "- **[0]**: a\n- **[2]**: c\n",
+            r#"{"[0]": "a", "[2]": "c"}"#,
+        ),
         ("- **a**: {}\n- **b**: []\n", r#"{"a": {}, "b": []}"#),
         (
             "- **code**:\n  ```rust\n  fn main() {}\n\n  x\n  ```\n",
             r#"{"code": "fn main() {}\n\nx"}"#,
         ),
-        ("- **a**: x&#13;&#10;y &amp;\\&amp;\n", r#"{"a": "x\r\ny &&amp;"}"#),
+        (
+            "- **a**: x&#13;&#10;y &amp;\\&amp;\n",
+            r#"{"a": "x\r\ny &&amp;"}"#,
+        ),
         (
             "- **a**: 1\n\n# b\n\n- **c**: 2\n\n## d\n\n|x|y|\n|---|---|\n|1||\n\n# e\n\n- **f**: g\n",
             r#"{"a": 1, "b": {"c": 2, "d": [{"x": 1, "y": null}]}, "e": {"f": "g"}}"#,

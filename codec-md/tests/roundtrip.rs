@@ -9,8 +9,8 @@
 
 mod support;
 
-use codec_core::{from_slice, CodecExt, Map, Value};
-use codec_md::{normalize, parse, parse_lossless, render, MarkdownCodec, Profile};
+use codec_core::{CodecExt, Map, Value, from_slice};
+use codec_md::{MarkdownCodec, Profile, normalize, parse, parse_lossless, render};
 use proptest::prelude::*;
 
 const DATASETS: [(&str, &[u8]); 11] = [

@@ -9,12 +9,12 @@ mod support;
 
 use std::sync::Arc;
 
-use codec_core::testkit::{uniform_rows, CodecTester};
-use codec_core::{from_slice, from_str, Codec, Map, RowWriter, RowsShape, Value};
+use codec_core::testkit::{CodecTester, uniform_rows};
+use codec_core::{Codec, Map, RowWriter, RowsShape, Value, from_slice, from_str};
 use codec_md::{MarkdownCodec, Profile};
 use proptest::prelude::*;
 
-use support::{expected, key, parse, parse_pulldown, scalar, text, value, Block};
+use support::{Block, expected, key, parse, parse_pulldown, scalar, text, value};
 
 /// `rows` streamed by `codec` as `shape`, the buffer sent and emptied
 /// after every row, as a server does.

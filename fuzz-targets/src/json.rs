@@ -1,6 +1,6 @@
 //! The `json` target: codec-core's JSON parser against serde_json.
 
-use codec_core::{JsonWriter, ParseErrorKind, Value, DEFAULT_MAX_DEPTH};
+use codec_core::{DEFAULT_MAX_DEPTH, JsonWriter, ParseErrorKind, Value};
 
 use crate::Verdict;
 
@@ -75,7 +75,7 @@ fn has_huge_number(value: &Value) -> bool {
     while let Some(value) = stack.pop() {
         match value {
             Value::Number(n) if n.to_string().parse::<f64>().is_ok_and(f64::is_infinite) => {
-                return true
+                return true;
             }
             Value::Array(items) => stack.extend(items),
             Value::Object(map) => stack.extend(map.values()),

@@ -4,11 +4,11 @@ use std::sync::OnceLock;
 
 use codec_core::MediaType;
 use negotiate::{
-    EmptyAccept, Negotiator, NothingAcceptable, Outcome, Quality, TieBreak, MAX_PARAMS,
+    EmptyAccept, MAX_PARAMS, Negotiator, NothingAcceptable, Outcome, Quality, TieBreak,
 };
 
-use crate::negotiate_stubs;
 use crate::Verdict;
+use crate::negotiate_stubs;
 
 /// Parses `data` (as UTF-8, invalid bytes replaced) as a [`MediaType`];
 /// one that parses has a canonical text that parses back to it, is built

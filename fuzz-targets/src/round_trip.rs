@@ -1,10 +1,10 @@
 //! The `md_round_trip` target: the round trips of codec-md's `SPEC.md`.
 
-use codec_core::{Codec, EncodeError, Number, Value, DEFAULT_MAX_DEPTH};
-use codec_md::{normalize, MarkdownCodec, ParseErrorKind, Profile};
+use codec_core::{Codec, DEFAULT_MAX_DEPTH, EncodeError, Number, Value};
+use codec_md::{MarkdownCodec, ParseErrorKind, Profile, normalize};
 
 use crate::value::{is_ordinary, value_of};
-use crate::{md_oracle, Verdict};
+use crate::{Verdict, md_oracle};
 
 /// The round trips `SPEC.md` promises, on the value of `data`
 /// ([`value_of`]):

@@ -2,11 +2,11 @@
 //! *Streaming*) on any rows.
 
 use codec_core::testkit::CodecTester;
-use codec_core::{RowsShape, Value, DEFAULT_MAX_DEPTH};
+use codec_core::{DEFAULT_MAX_DEPTH, RowsShape, Value};
 use codec_md::{MarkdownCodec, Profile};
 
-use crate::value::value_of;
 use crate::Verdict;
+use crate::value::value_of;
 
 /// The rows of the value of `data` ([`value_of`]): an array's elements,
 /// an object's one member's when that is an array, else the value as one

@@ -1,12 +1,12 @@
 //! The structure targets: what real parsers read in a rendering.
 
-use codec_core::{Codec, CodecExt, EncodeError, Value, DEFAULT_MAX_DEPTH};
+use codec_core::{Codec, CodecExt, DEFAULT_MAX_DEPTH, EncodeError, Value};
 use codec_html::HtmlCodec;
 use codec_md::{MarkdownCodec, Profile};
 
 use crate::md_oracle::{self, Block};
 use crate::value::value_of;
-use crate::{html_oracle, Verdict};
+use crate::{Verdict, html_oracle};
 
 /// Renders the value of `data` ([`value_of`]) in every codec-md profile
 /// and reads each rendering with comrak and pulldown-cmark, whose walks
@@ -106,7 +106,7 @@ pub fn html_structure(data: &[u8]) -> Verdict {
     match HtmlCodec::new().encode_value(&value, &mut out) {
         Ok(()) => {}
         Err(EncodeError::DepthLimit { .. }) if value.depth() > DEFAULT_MAX_DEPTH => {
-            return Verdict::Keep
+            return Verdict::Keep;
         }
         Err(e) => panic!("the page of {value:?} fails: {e}"),
     }

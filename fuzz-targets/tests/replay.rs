@@ -8,9 +8,9 @@ use std::fs;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
-use codec_core::{MediaType, DEFAULT_MAX_DEPTH};
+use codec_core::{DEFAULT_MAX_DEPTH, MediaType};
 use codec_md::ParseErrorKind;
-use fuzz_targets::{Target, Verdict, TARGETS};
+use fuzz_targets::{TARGETS, Target, Verdict};
 
 fn fuzz_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz")

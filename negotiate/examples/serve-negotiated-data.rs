@@ -18,9 +18,9 @@
 
 use std::sync::Arc;
 
+use axum::Router;
 use axum::http::StatusCode;
 use axum::routing::get;
-use axum::Router;
 use codec_core::{Codec, EncodeError, MediaType, Value};
 use negotiate::{NegotiateLayer, Negotiated, Negotiator};
 use serde::Serialize;

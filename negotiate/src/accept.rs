@@ -51,7 +51,7 @@ pub(crate) struct Param<'h> {
 
 impl<'h> Param<'h> {
     /// The value's bytes with quoted-pair escapes removed.
-    pub(crate) fn value_bytes(&self) -> impl Iterator<Item = u8> + 'h {
+    pub(crate) fn value_bytes(&self) -> impl Iterator<Item = u8> + use<'h> {
         let quoted = self.quoted;
         let mut bytes = self.value.iter().copied();
         std::iter::from_fn(move || {

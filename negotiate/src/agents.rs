@@ -82,7 +82,10 @@ mod tests {
                  +https://perplexity.ai/perplexitybot)",
                 true,
             ),
-            ("Mozilla/5.0 (compatible; ClaudeBot/1.0; +claudebot@anthropic.com)", true),
+            (
+                "Mozilla/5.0 (compatible; ClaudeBot/1.0; +claudebot@anthropic.com)",
+                true,
+            ),
             ("NotGPTBot/1.0", false),
             ("GPTBotty/1.0", false),
             ("curl/8.5.0", false),

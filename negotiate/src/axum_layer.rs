@@ -18,9 +18,9 @@ use std::cell::Cell;
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::task::{ready, Context, Poll};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::task::{Context, Poll, ready};
 
 use axum::body::Body;
 use axum::http::header::CONTENT_LENGTH;
@@ -35,7 +35,7 @@ use tower_service::Service;
 use crate::headers::{Representation, RequestFacts, ResponseHeaders};
 use crate::negotiator::Negotiator;
 use crate::outcome::{Choice, Selection};
-use crate::refusal::{encode_failure, plain_text, Refusal};
+use crate::refusal::{Refusal, encode_failure, plain_text};
 use crate::stream::NegotiatedStream;
 
 /// A handler's data, to be encoded by the negotiated codec.

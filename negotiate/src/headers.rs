@@ -39,7 +39,7 @@ use std::sync::Arc;
 
 use codec_core::TokenCounter;
 use http::header::{
-    HeaderMap, HeaderName, HeaderValue, CONTENT_LENGTH, CONTENT_TYPE, ETAG, IF_NONE_MATCH, LINK,
+    CONTENT_LENGTH, CONTENT_TYPE, ETAG, HeaderMap, HeaderName, HeaderValue, IF_NONE_MATCH, LINK,
 };
 use http::response::Parts;
 use http::{Method, StatusCode, Uri};
@@ -536,9 +536,11 @@ mod tests {
     fn etags_hash_the_content_type_and_the_body() {
         let a = etag("text/markdown; charset=utf-8", b"|a|\n");
         assert_eq!(a.len(), 34);
-        assert!(a.to_str().unwrap()[1..33]
-            .bytes()
-            .all(|b| b.is_ascii_hexdigit()));
+        assert!(
+            a.to_str().unwrap()[1..33]
+                .bytes()
+                .all(|b| b.is_ascii_hexdigit())
+        );
         assert_eq!(a, etag("text/markdown; charset=utf-8", b"|a|\n"));
         assert_ne!(a, etag("text/plain; charset=utf-8", b"|a|\n"));
         assert_ne!(a, etag("text/markdown; charset=utf-8", b"|b|\n"));

@@ -175,6 +175,6 @@ pub use quality::Quality;
 pub use refusal::{NotAcceptable, UnknownFormat};
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
-pub use stream::{BoxError, NegotiatedStream, RowBody, StreamError, CHUNK};
+pub use stream::{BoxError, CHUNK, NegotiatedStream, RowBody, StreamError};
 #[cfg(feature = "http")]
 pub use vary::vary_accept;

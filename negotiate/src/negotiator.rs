@@ -2,18 +2,18 @@
 //! from them, and the passes over `Accept` that decide.
 
 use std::fmt;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use codec_core::{Codec, MediaType};
 
-use crate::accept::{Elements, Range, MAX_ELEMENTS};
-use crate::agents::{names_agent, AGENT_USER_AGENTS};
+use crate::accept::{Elements, MAX_ELEMENTS, Range};
+use crate::agents::{AGENT_USER_AGENTS, names_agent};
 use crate::outcome::{Choice, Outcome, Selection, Source};
 use crate::overrides;
 use crate::policy::{EmptyAccept, NothingAcceptable, TieBreak};
 use crate::quality::Quality;
-use crate::ranking::{acceptable, preference, winner, Best, Offer, INLINE_OFFERS};
+use crate::ranking::{Best, INLINE_OFFERS, Offer, acceptable, preference, winner};
 use crate::refusal::{Available, NotAcceptable, UnknownFormat};
 
 /// Picks a codec for a request from its `Accept` header and, optionally, a
@@ -204,10 +204,10 @@ impl Negotiator {
         let mut lines = accept.into_iter().fuse();
         let first = lines.next();
         let second = first.and_then(|_| lines.next());
-        if let (None, Some(line), None) = (agent, first, second) {
-            if let Some(outcome) = self.known(line.as_ref()) {
-                return outcome;
-            }
+        if let (None, Some(line), None) = (agent, first, second)
+            && let Some(outcome) = self.known(line.as_ref())
+        {
+            return outcome;
         }
         let accept = first.into_iter().chain(second).chain(lines);
         let n = self.offers.len();
@@ -454,19 +454,18 @@ impl Negotiator {
         I: IntoIterator<Item = &'h V>,
         V: AsRef<[u8]> + ?Sized + 'h,
     {
-        if let Some(param) = &self.format_param {
-            if let Some(value) = overrides::query_value(target, param) {
-                let codec = self
-                    .codec_index(value)
-                    .ok_or_else(|| self.unknown_format(param, value))?;
-                return Ok(Outcome::Selected(self.forced(codec, Source::QueryParam)));
-            }
+        if let Some(param) = &self.format_param
+            && let Some(value) = overrides::query_value(target, param)
+        {
+            let codec = self
+                .codec_index(value)
+                .ok_or_else(|| self.unknown_format(param, value))?;
+            return Ok(Outcome::Selected(self.forced(codec, Source::QueryParam)));
         }
-        if self.path_extension {
-            if let Some(codec) = overrides::path_extension(target).and_then(|e| self.codec_index(e))
-            {
-                return Ok(Outcome::Selected(self.forced(codec, Source::PathExtension)));
-            }
+        if self.path_extension
+            && let Some(codec) = overrides::path_extension(target).and_then(|e| self.codec_index(e))
+        {
+            return Ok(Outcome::Selected(self.forced(codec, Source::PathExtension)));
         }
         Ok(self.negotiate_as(accept, user_agent))
     }

@@ -147,7 +147,7 @@ pub(crate) enum Refusal {
 #[cfg(feature = "http")]
 mod answers {
     use codec_core::EncodeError;
-    use http::header::{HeaderValue, CONTENT_TYPE, X_CONTENT_TYPE_OPTIONS};
+    use http::header::{CONTENT_TYPE, HeaderValue, X_CONTENT_TYPE_OPTIONS};
     use http::{Response, StatusCode};
 
     use super::{NotAcceptable, UnknownFormat};

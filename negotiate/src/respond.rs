@@ -2,7 +2,7 @@
 //! request's URI and headers, and the 200 answer with the chosen codec's
 //! body and `Content-Type` (refusals answer in `refusal.rs`).
 
-use http::header::{HeaderMap, HeaderValue, ACCEPT, CONTENT_TYPE, USER_AGENT};
+use http::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderValue, USER_AGENT};
 use http::{Request, Response, Uri};
 use serde::Serialize;
 
@@ -10,7 +10,7 @@ use codec_core::CodecExt;
 
 use crate::negotiator::Negotiator;
 use crate::outcome::{Outcome, Selection};
-use crate::refusal::{encode_failure, UnknownFormat};
+use crate::refusal::{UnknownFormat, encode_failure};
 use crate::vary::vary_on;
 
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]

@@ -364,10 +364,10 @@ impl http_body::Body for RowBody {
                 Poll::Ready(Some(Ok(()))) => {}
                 Poll::Ready(Some(Err(error))) => this.fail(error),
                 Poll::Ready(None) => {
-                    if let Some(writer) = this.writer.take() {
-                        if let Err(error) = writer.finish(&mut this.chunk) {
-                            this.failed = Some(StreamError::Encode(error));
-                        }
+                    if let Some(writer) = this.writer.take()
+                        && let Err(error) = writer.finish(&mut this.chunk)
+                    {
+                        this.failed = Some(StreamError::Encode(error));
                     }
                     this.done = true;
                 }
@@ -481,9 +481,10 @@ mod tests {
             "{pulled_first} rows for the first chunk"
         );
         let rest = frames(&mut body);
-        assert!(rest
-            .iter()
-            .all(|f| f.as_ref().is_ok_and(|&n| n <= CHUNK + 64)));
+        assert!(
+            rest.iter()
+                .all(|f| f.as_ref().is_ok_and(|&n| n <= CHUNK + 64))
+        );
         assert_eq!(PULLED.load(std::sync::atomic::Ordering::Relaxed), 10_000);
         assert!(body.is_end_stream());
     }

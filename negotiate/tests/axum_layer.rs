@@ -5,12 +5,12 @@ mod support;
 
 use std::sync::Arc;
 
+use axum::Router;
 use axum::body::Body;
 use axum::http::header::{CONTENT_TYPE, VARY};
 use axum::http::{Request, StatusCode};
 use axum::response::Response;
 use axum::routing::get;
-use axum::Router;
 use codec_core::{Codec, EncodeError, MediaType, Value};
 use negotiate::{NegotiateLayer, Negotiated, NegotiatedStream, Negotiator};
 use tower_layer::Layer;

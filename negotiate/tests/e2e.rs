@@ -12,11 +12,11 @@ use std::net::{SocketAddr, TcpStream};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use axum::routing::get;
 use axum::Router;
+use axum::routing::get;
 use negotiate::Negotiated;
 use tracing::field::{Field, Visit};
-use tracing::{span, Dispatch};
+use tracing::{Dispatch, span};
 
 /// Starts the example's router once.
 fn server() -> SocketAddr {

@@ -6,7 +6,7 @@ use codec_core::MediaType;
 use negotiate::{
     BuildError, EmptyAccept, Negotiator, NothingAcceptable, Outcome, Quality, Source, TieBreak,
 };
-use support::{describe, Stub, CLAUDE_CODE, CURL, CURSOR, FIREFOX, MCP_CLIENT, OPENCODE};
+use support::{CLAUDE_CODE, CURL, CURSOR, FIREFOX, MCP_CLIENT, OPENCODE, Stub, describe};
 
 fn run(negotiator: &Negotiator, cases: &[(&[&str], &str)]) {
     for (lines, expected) in cases {
@@ -290,8 +290,7 @@ fn an_element_with_too_many_parameters_is_skipped_whole() {
 /// `*/*` get the agent format; everything else negotiates as before.
 #[test]
 fn known_agents_get_the_agent_format() {
-    let chatgpt =
-        "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ChatGPT-User/1.0; \
+    let chatgpt = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ChatGPT-User/1.0; \
                    +https://openai.com/bot)";
     let claude = "Claude-User";
     let firefox_ua = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
@@ -956,9 +955,11 @@ fn refusals_are_static_errors() {
     drop(negotiator);
     // Still lists what was available after the negotiator is gone.
     let error = keep(refusal.clone());
-    assert!(error
-        .to_string()
-        .starts_with("no available media type is acceptable"));
+    assert!(
+        error
+            .to_string()
+            .starts_with("no available media type is acceptable")
+    );
     assert_eq!(refusal.formats().collect::<Vec<_>>(), ["json", "md", "mcp"]);
     let unknown = support::standard()
         .negotiate_target(None::<&str>, "/items?format=csv")

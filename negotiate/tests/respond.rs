@@ -2,8 +2,8 @@
 
 mod support;
 
-use http::header::{HeaderMap, HeaderValue, ACCEPT, CONTENT_TYPE, VARY, X_CONTENT_TYPE_OPTIONS};
 use http::Request;
+use http::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderValue, VARY, X_CONTENT_TYPE_OPTIONS};
 
 fn request(target: &str, accept: &[&str]) -> Request<()> {
     let mut builder = Request::get(target);

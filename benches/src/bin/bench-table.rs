@@ -82,7 +82,9 @@ fn main() {
             .values()
             .any(|row| row.keys().any(|f| f.starts_with("serde_json::")))
         {
-            println!("Median time ÷ the `serde_json` baseline of the same run (lower is faster), then MB/s of compact JSON.\n");
+            println!(
+                "Median time ÷ the `serde_json` baseline of the same run (lower is faster), then MB/s of compact JSON.\n"
+            );
         } else {
             println!("Median time.\n");
         }

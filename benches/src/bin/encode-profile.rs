@@ -20,8 +20,8 @@ use benches::codecs::codecs;
 use benches::serve::{self, Route, Server};
 use benches::types::{Typed, Visit};
 use codec_core::{Codec, CodecExt};
-use serde::de::DeserializeOwned;
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 struct Loop<'a> {
     codec: Option<&'a dyn Codec>,

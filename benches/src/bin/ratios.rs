@@ -19,14 +19,14 @@
 use std::hint::black_box;
 use std::time::Instant;
 
+use benches::DATASETS;
 use benches::codecs::codecs;
 use benches::serve::{self, Route, Server};
 use benches::types::{Typed, Visit};
-use benches::DATASETS;
 use codec_core::{Codec, CodecExt};
 use codec_json::JsonCodec;
-use serde::de::DeserializeOwned;
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 type Case<'a> = (String, Box<dyn FnMut() -> usize + 'a>);
 

@@ -17,11 +17,11 @@ use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
+use axum::Router;
 use axum::body::{Body, HttpBody};
 use axum::http::header::ACCEPT;
 use axum::http::{Request, Uri};
 use axum::routing::get;
-use axum::Router;
 use negotiate::{NegotiateLayer, Negotiated, NegotiatedStream};
 use serde::Serialize;
 use tower::ServiceExt;

@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use codec_core::{from_str, Omission, Value};
+use codec_core::{Omission, Value, from_str};
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 
 use super::library::Refusal;
@@ -137,7 +137,7 @@ pub(crate) fn next_page_hint(
     start: usize,
     rows: Option<usize>,
     structured: bool,
-) -> impl Fn(&Omission) -> String + Send + Sync + 'static {
+) -> impl Fn(&Omission) -> String + Send + Sync + 'static + use<> {
     let name = serde_json::Value::from(name).to_string();
     move |omission: &Omission| match (rows, rows_kept(rows, omission)) {
         (_, Some(kept)) => format!(
@@ -198,7 +198,7 @@ pub(crate) fn read_get(
             return Err(format!(
                 "get needs the name of a document: one of {}",
                 names.join(", ")
-            ))
+            ));
         }
     };
     Ok(GetRequest {
@@ -370,9 +370,11 @@ mod tests {
         let many: Vec<String> = (0..=MAX_NAMES_IN_SCHEMA).map(|i| i.to_string()).collect();
         let many: Vec<&str> = many.iter().map(String::as_str).collect();
         let tool = get_tool(&many, None);
-        assert!(tool.input_schema["properties"]["name"]
-            .get("enum")
-            .is_none());
+        assert!(
+            tool.input_schema["properties"]["name"]
+                .get("enum")
+                .is_none()
+        );
         assert_eq!(list_tool(None).name, LIST);
     }
 }

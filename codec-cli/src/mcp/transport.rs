@@ -195,7 +195,7 @@ fn read_message(line: &[u8]) -> Line {
             return Line::Broken(Box::new(ServerJsonRpcMessage::error(
                 ErrorData::parse_error(format!("Parse error: {e}"), None),
                 None,
-            )))
+            )));
         }
     };
     let id = json.get("id").and_then(readable_id);
@@ -329,9 +329,11 @@ mod tests {
         client.shutdown().await.unwrap();
         for _ in 0..2 {
             let message = transport.receive().await.expect("a message");
-            assert!(serde_json::to_string(&message)
-                .unwrap()
-                .contains(r#""method":"ping""#));
+            assert!(
+                serde_json::to_string(&message)
+                    .unwrap()
+                    .contains(r#""method":"ping""#)
+            );
         }
         assert!(transport.receive().await.is_none());
         let mut answer = String::new();

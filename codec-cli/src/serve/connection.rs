@@ -14,8 +14,8 @@ use std::convert::Infallible;
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -202,10 +202,10 @@ impl Watched {
         poll: Poll<io::Result<T>>,
         bytes: impl Fn(&T) -> usize,
     ) -> Poll<io::Result<T>> {
-        if let Poll::Ready(Ok(done)) = &poll {
-            if bytes(done) > 0 {
-                self.activity.touch();
-            }
+        if let Poll::Ready(Ok(done)) = &poll
+            && bytes(done) > 0
+        {
+            self.activity.touch();
         }
         poll
     }
@@ -276,9 +276,11 @@ mod tests {
         let idle = activity.idle(timeout);
         let mut idle = std::pin::pin!(idle);
         // Busy for 12 s: not idle, however long.
-        assert!(tokio::time::timeout(Duration::from_secs(12), &mut idle)
-            .await
-            .is_err());
+        assert!(
+            tokio::time::timeout(Duration::from_secs(12), &mut idle)
+                .await
+                .is_err()
+        );
         drop(busy);
         idle.await;
         // Quiet from 12 s, idle 5 s later.

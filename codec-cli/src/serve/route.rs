@@ -13,7 +13,7 @@
 //! `%2F` or `%2e%2e` can name nothing but a document of that exact name,
 //! and there is none (a file name holds no `/`), so they are 404s.
 
-use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
 
 /// The bytes a path segment must escape: all but RFC 3986's `pchar`
 /// (unreserved, sub-delims, `:` and `@`); non-ASCII is always escaped.

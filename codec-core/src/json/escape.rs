@@ -179,12 +179,12 @@ fn write_long_standard(out: &mut Vec<u8>, s: &str) {
 #[inline(always)]
 fn copy_run(out: &mut Vec<u8>, bytes: &[u8], start: usize, end: usize) {
     let len = end - start;
-    if len <= 24 {
-        if let Some(window) = bytes.get(start..).and_then(<[u8]>::first_chunk::<24>) {
-            out.extend_from_slice(window);
-            out.truncate(out.len() - (24 - len));
-            return;
-        }
+    if len <= 24
+        && let Some(window) = bytes.get(start..).and_then(<[u8]>::first_chunk::<24>)
+    {
+        out.extend_from_slice(window);
+        out.truncate(out.len() - (24 - len));
+        return;
     }
     out.extend_from_slice(&bytes[start..end]);
 }
@@ -256,12 +256,10 @@ fn write_str_here<E: JsonEscapes, const LONG_SCAN: bool>(out: &mut Vec<u8>, s: &
         let candidate = ESCAPE[usize::from(b)] != __
             || (b < 0x80 && escapes.escapes(char::from(b)))
             || (E::NON_ASCII && b >= 0xC0);
-        if candidate {
-            if let Some(next) = write_escape(out, s, start, i, escapes) {
-                start = next;
-                i = next;
-                continue;
-            }
+        if candidate && let Some(next) = write_escape(out, s, start, i, escapes) {
+            start = next;
+            i = next;
+            continue;
         }
         i += 1;
     }

@@ -27,7 +27,7 @@ pub use escape::{JsonEscapes, StandardEscapes};
 pub use object::JsonObject;
 pub(crate) use value::write_view;
 
-use crate::{EncodeError, Value, ValueView, DEFAULT_MAX_DEPTH};
+use crate::{DEFAULT_MAX_DEPTH, EncodeError, Value, ValueView};
 
 /// How a [`JsonWriter`] lays out its output.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

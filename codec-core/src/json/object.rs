@@ -100,7 +100,7 @@ impl<E: JsonEscapes> JsonObject<'_, E> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{from_str, Value};
+    use crate::{Value, from_str};
 
     /// The same members through `write` of a struct and by hand.
     #[derive(Serialize)]

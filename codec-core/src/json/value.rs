@@ -2,8 +2,8 @@
 //! key order.
 
 use super::{JsonEscapes, JsonWriter};
-use crate::view::{ValueView, ViewKind};
 use crate::EncodeError;
+use crate::view::{ValueView, ViewKind};
 
 /// Writes `view`, `level` containers already open. Recursion is bounded
 /// by the writer's depth limit: a deeper value is an error before the

@@ -17,7 +17,7 @@ use serde::ser::{self, Serialize};
 use super::{Event, Span, Tape};
 use crate::number::scan_number;
 use crate::ser::TextCapture;
-use crate::{write_key, ToValueError, DEFAULT_MAX_DEPTH, NUMBER_TOKEN, ORDERED_MAP_TOKEN};
+use crate::{DEFAULT_MAX_DEPTH, NUMBER_TOKEN, ORDERED_MAP_TOKEN, ToValueError, write_key};
 
 type Result<T> = std::result::Result<T, ToValueError>;
 
@@ -719,12 +719,11 @@ impl Object<'_> {
         match &mut self.order {
             Order::Sorted { sorted } => {
                 // `<=`: an equal key repeats one, and reordering drops it.
-                if *sorted {
-                    if let Some(previous) = self.previous {
-                        if text <= self.b.tape.key(previous) {
-                            *sorted = false;
-                        }
-                    }
+                if *sorted
+                    && let Some(previous) = self.previous
+                    && text <= self.b.tape.key(previous)
+                {
+                    *sorted = false;
                 }
                 self.previous = Some(event);
             }
@@ -982,9 +981,11 @@ mod tests {
             assert_eq!(first.statics.len(), 2);
             let nesting = [Nesting, Nesting];
             let second = super::build(&nesting).unwrap_or_else(|_| panic!("a tape"));
-            assert!(second
-                .to_value()
-                .identical(&crate::to_value(&nesting).unwrap()));
+            assert!(
+                second
+                    .to_value()
+                    .identical(&crate::to_value(&nesting).unwrap())
+            );
             assert_eq!(second.statics.len(), 2);
         }
     }

@@ -13,9 +13,9 @@
 //! static serializer, takes 4.19M.
 
 use super::{Event, TapeNode};
+use crate::EncodeError;
 use crate::json::{JsonEscapes, JsonWriter};
 use crate::view::{NumberRepr, NumberView};
-use crate::EncodeError;
 
 /// An open container: how many of its items are still to come, and
 /// whether they are members (a key, then a value).
@@ -205,7 +205,7 @@ fn number(out: &mut Vec<u8>, repr: NumberRepr<'_>) -> Option<(u32, bool)> {
 
 #[cfg(test)]
 mod tests {
-    use crate::{from_str, JsonWriter, Tape, Value, ValueView, ViewKind};
+    use crate::{JsonWriter, Tape, Value, ValueView, ViewKind, from_str};
 
     /// The generic walk's result for `value`, and this writer's for its
     /// tape's node.

@@ -23,7 +23,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::view::{NumberRepr, NumberView, ValueView, ViewKind};
-use crate::{Map, Number, ToValueError, Value, ORDERED_MAP_TOKEN};
+use crate::{Map, Number, ORDERED_MAP_TOKEN, ToValueError, Value};
 
 /// A value recorded as a flat list of events: what
 /// [`to_value`](crate::to_value) would build, without the tree.

@@ -14,7 +14,7 @@
 use codec_core::{Map, Value};
 
 use crate::error::ParseError;
-use crate::read::inline::{self, is_blank, Refs};
+use crate::read::inline::{self, Refs, is_blank};
 use crate::read::lexer::{self, Reading};
 
 /// Reads markdown into a value: the default rendering exactly as far as

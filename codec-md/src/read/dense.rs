@@ -6,11 +6,11 @@
 
 use std::collections::HashMap;
 
-use codec_core::{Map, ParseErrorKind, Value, DEFAULT_MAX_DEPTH};
+use codec_core::{DEFAULT_MAX_DEPTH, Map, ParseErrorKind, Value};
 
 use crate::error::ParseError;
 use crate::read::default::{self, DefaultReading};
-use crate::read::inline::{self, is_blank, Refs};
+use crate::read::inline::{self, Refs, is_blank};
 use crate::read::lexer::{self, ContainerFence, Reading};
 use crate::read::table::Row;
 

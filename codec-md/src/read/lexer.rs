@@ -20,10 +20,10 @@
 //! costs what 1 MB of letters does. Section nesting is bounded by
 //! [`codec_core::DEFAULT_MAX_DEPTH`], so the reader's recursion is too.
 
-use codec_core::{Map, Value, DEFAULT_MAX_DEPTH};
+use codec_core::{DEFAULT_MAX_DEPTH, Map, Value};
 
 use crate::error::ParseError;
-use crate::read::inline::{self, is_blank, Refs};
+use crate::read::inline::{self, Refs, is_blank};
 use crate::read::outline::{self, Block, Item, Kind, Label};
 use crate::read::table::{self, Row};
 

@@ -6,7 +6,7 @@ use codec_core::{Map, Value};
 
 use crate::error::ParseError;
 use crate::read::default::scalar;
-use crate::read::inline::{self, is_blank, Refs};
+use crate::read::inline::{self, Refs, is_blank};
 use crate::read::lexer::{self, Reading};
 
 /// Reads the lossless rendering ([`Profile::Lossless`]) back

@@ -29,14 +29,14 @@ pub(crate) mod table;
 
 use codec_core::Value;
 
-use crate::error::ParseError;
 use crate::Profile;
+use crate::error::ParseError;
 
 pub use default::parse;
 pub use dense::parse_dense;
 pub use lossless::parse_lossless;
 pub use normalize::normalize;
-pub use table::{parse_table, Table};
+pub use table::{Table, parse_table};
 
 /// Reads back what a codec of this profile writes: the reading of its
 /// layout.

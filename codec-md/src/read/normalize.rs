@@ -1,6 +1,6 @@
 //! [`normalize`]: what the default rendering of a value reads back as.
 
-use codec_core::{Map, Value, DEFAULT_MAX_DEPTH};
+use codec_core::{DEFAULT_MAX_DEPTH, Map, Value};
 
 use crate::read::default;
 use crate::read::outline::{self, Block, Item, Kind, Label};

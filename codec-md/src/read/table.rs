@@ -7,7 +7,7 @@
 //! renderer writes it, cell text exact.
 
 use crate::error::{ParseError, ParseErrorKind};
-use crate::read::inline::{self, is_blank, Refs};
+use crate::read::inline::{self, Refs, is_blank};
 
 /// A table read back by [`parse_table`]: the columns and the exact text of
 /// every cell, unescaped.

@@ -12,9 +12,9 @@ impl Layout for DefaultLayout {}
 
 #[cfg(test)]
 mod tests {
-    use codec_core::{from_str, testkit::nested, EncodeError};
+    use codec_core::{EncodeError, from_str, testkit::nested};
 
-    use crate::write::{render, Options};
+    use crate::write::{Options, render};
 
     fn rendered(json: &str) -> String {
         let value = from_str(json).unwrap_or_else(|e| panic!("{json}: {e}"));

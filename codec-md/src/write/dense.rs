@@ -29,7 +29,7 @@ use std::collections::HashMap;
 use codec_core::{EncodeError, ValueView, ViewKind};
 
 use super::escape::{self, Context, Scalar};
-use super::estimate::{self, estimate_hundredths, Edges, Estimate, Measure, Word};
+use super::estimate::{self, Edges, Estimate, Measure, Word, estimate_hundredths};
 use super::json;
 use super::{Layout, Writer};
 use crate::schema::{self, elements, is_inline_list, members, same_key};
@@ -489,10 +489,10 @@ fn markdown<'v, V: ValueView<'v>>(
             w.line(|_, out| out.extend_from_slice(b"{}"));
         }
         ViewKind::Array(items) => {
-            if let Some(table) = DenseTable::<V>::of_array(items.clone(), depth + 1, w.max_depth)? {
-                if let Some(costs) = dense_table(w, &table)? {
-                    return Ok(Some(costs));
-                }
+            if let Some(table) = DenseTable::<V>::of_array(items.clone(), depth + 1, w.max_depth)?
+                && let Some(costs) = dense_table(w, &table)?
+            {
+                return Ok(Some(costs));
             }
             if top && is_inline_list(items.clone()) {
                 w.line(|layout, out| layout.list(out, items, true));
@@ -501,10 +501,10 @@ fn markdown<'v, V: ValueView<'v>>(
             }
         }
         ViewKind::Object(map) => {
-            if let Some(table) = DenseTable::<V>::of_map(map.clone(), depth + 1, w.max_depth)? {
-                if let Some(costs) = dense_table(w, &table)? {
-                    return Ok(Some(costs));
-                }
+            if let Some(table) = DenseTable::<V>::of_map(map.clone(), depth + 1, w.max_depth)?
+                && let Some(costs) = dense_table(w, &table)?
+            {
+                return Ok(Some(costs));
             }
             w.body(members(map.clone()), Some(map), level, depth)?;
         }
@@ -1764,12 +1764,12 @@ fn leaves<'v, V: ValueView<'v>>(
 
 #[cfg(test)]
 mod tests {
-    use codec_core::{from_str, Value};
+    use codec_core::{Value, from_str};
     use proptest::strategy::Strategy;
 
     use super::*;
-    use crate::write::{render, Options};
     use crate::Profile;
+    use crate::write::{Options, render};
 
     /// Rule tests use small inputs, where JSON would win: they turn the
     /// choice off, except for the cases about it.
@@ -1964,12 +1964,11 @@ mod tests {
                             at = map.get_mut(key).unwrap();
                         }
                         let last = path[path.len() - 1];
-                        if let Value::Object(map) = at {
-                            if !map.contains_key(last) {
+                        if let Value::Object(map) = at
+                            && !map.contains_key(last) {
                                 leaf += 1;
                                 map.insert(last.to_string(), Value::from(leaf));
                             }
-                        }
                     }
                     row
                 })
@@ -2085,10 +2084,7 @@ mod tests {
                 "# [0]\n\n- **a**:\n  ```\n  1\n  2\n  3\n  4\n  5\n  6\n  7\n  8\n  9\n  10\n  ```\n- **b**: 1\n",
             ),
             // An array table cannot start with the empty key.
-            (
-                r#"[{"": 1, "a": 2}]"#,
-                "# [0]\n\n- : 1\n- **a**: 2\n",
-            ),
+            (r#"[{"": 1, "a": 2}]"#, "# [0]\n\n- : 1\n- **a**: 2\n"),
             // Where JSON is cheaper, the document is its JSON, as a
             // paragraph when its escapes cost no more than a fence.
             (

@@ -488,10 +488,10 @@ pub(super) fn write_list_in<'a>(
     let start = out.len();
     let mut first = true;
     let plain = items.clone().all(|item| {
-        if let Scalar::Str(s) = item {
-            if !is_plain(s, line_start && first) {
-                return false;
-            }
+        if let Scalar::Str(s) = item
+            && !is_plain(s, line_start && first)
+        {
+            return false;
         }
         if !first {
             out.extend_from_slice(b", ");

@@ -15,7 +15,7 @@
 use codec_core::{EncodeError, JsonEscapes, JsonWriter, ValueView, ViewKind};
 
 use super::escape;
-use super::estimate::{estimate_hundredths, Estimate, Word};
+use super::estimate::{Estimate, Word, estimate_hundredths};
 use super::keys::KeyTable;
 
 /// What the dense profile's JSON writes `\uXXXX` besides JSON's own
@@ -346,7 +346,7 @@ static JSON_PLAIN: [bool; 256] = {
 
 #[cfg(test)]
 mod tests {
-    use codec_core::{from_str, Value};
+    use codec_core::{Value, from_str};
 
     use super::*;
 

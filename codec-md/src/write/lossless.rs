@@ -22,7 +22,7 @@
 use codec_core::{EncodeError, Value, ValueView, ViewKind};
 
 use super::escape::{self, Context, Scalar};
-use super::{Layout, Writer, MAX_HEADING};
+use super::{Layout, MAX_HEADING, Writer};
 use crate::schema::{self, Label};
 
 /// The lossless layout: the default's hooks, with markers.

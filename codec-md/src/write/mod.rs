@@ -49,9 +49,9 @@ use self::default::DefaultLayout;
 use self::dense::DenseLayout;
 use self::escape::{Context, Scalar};
 use self::lossless::LosslessLayout;
-use crate::schema::{self, elements, members, placement, placement_of, Label, Placement};
-use crate::truncate::Units;
 use crate::Profile;
+use crate::schema::{self, Label, Placement, elements, members, placement, placement_of};
+use crate::truncate::Units;
 
 /// Rendering options. Private: the builder is the public face.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -18,15 +18,15 @@
 //! caller may have sent.
 
 use codec_core::{
-    to_value, EncodeError, FastPath, RowEncoder, RowsShape, Tape, Value, ValueView, ViewKind,
+    EncodeError, FastPath, RowEncoder, RowsShape, Tape, Value, ValueView, ViewKind, to_value,
 };
 
 use super::default::DefaultLayout;
 use super::escape::{self, Context};
 use super::lossless::LosslessLayout;
-use super::{Layout, Options, Writer, MAX_HEADING};
-use crate::schema::{self, Label};
+use super::{Layout, MAX_HEADING, Options, Writer};
 use crate::Profile;
+use crate::schema::{self, Label};
 
 /// The encoder of `shape`'s rows in `options`' profile: the default and
 /// lossless layouts stream; the dense one does not (its choice between a
@@ -158,15 +158,15 @@ impl<L: StreamLayout> MarkdownRows<L> {
         out: &mut Vec<u8>,
     ) -> Result<(), EncodeError> {
         let (i, level, depth) = (self.rows, self.level(), self.depth());
-        if i == 0 {
-            if let Some(member) = self.member.take() {
-                self.write(out, |w| {
-                    w.enter(1)?;
-                    w.heading(Label::Key(&member), 1);
-                    Ok::<_, EncodeError>(())
-                })?;
-                self.member = Some(member);
-            }
+        if i == 0
+            && let Some(member) = self.member.take()
+        {
+            self.write(out, |w| {
+                w.enter(1)?;
+                w.heading(Label::Key(&member), 1);
+                Ok::<_, EncodeError>(())
+            })?;
+            self.member = Some(member);
         }
         match flat(row) {
             Some(members) => {

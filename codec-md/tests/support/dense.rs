@@ -3,10 +3,10 @@
 //! renders a value densely and checks what comrak and pulldown-cmark read
 //! against them (`tests/dense.rs`, and the fuzz targets of `fuzz-targets/`).
 
-use codec_core::{from_str, Codec, Map, Value};
+use codec_core::{Codec, Map, Value, from_str};
 use codec_md::{MarkdownCodec, Profile};
 
-use super::{parse, parse_pulldown, Block};
+use super::{Block, parse, parse_pulldown};
 
 /// Renders `value` densely, reads it with both parsers and checks the
 /// blocks against the model. Returns the markdown.

@@ -19,7 +19,7 @@ pub mod dense;
 use std::cell::Cell;
 
 use comrak::nodes::{AstNode, NodeValue};
-use comrak::{parse_document, Arena, Options};
+use comrak::{Arena, Options, parse_document};
 
 use codec_core::{Map, Value};
 use proptest::prelude::*;

@@ -1,7 +1,7 @@
 //! The example third-party codec, checked with codec-core's test kit.
 
 use codec_core::testkit::CodecTester;
-use codec_core::{from_str, EncodeError};
+use codec_core::{EncodeError, from_str};
 use codec_csv::CsvCodec;
 use serde::Serialize;
 

@@ -4,9 +4,9 @@
 
 use std::sync::Arc;
 
-use agent_codecs::negotiate::Source;
 use agent_codecs::Negotiator;
-use codec_core::{from_str, CodecExt};
+use agent_codecs::negotiate::Source;
+use codec_core::{CodecExt, from_str};
 use codec_csv::CsvCodec;
 
 fn negotiator() -> Negotiator {
