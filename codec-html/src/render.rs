@@ -5,7 +5,7 @@
 //!
 //! The decisions (what is a table, an inline list, a section, a code
 //! block, which language) are the SPEC's rules, restated here because
-//! this crate depends on `codec-core` alone; `tests/layout.rs` checks that
+//! this crate depends on `codec-core` alone; `tests/codec_html/layout.rs` checks that
 //! both codecs still make the same ones.
 
 use std::collections::HashSet;

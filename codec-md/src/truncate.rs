@@ -122,7 +122,7 @@ pub(crate) fn apply_budget(
 /// Found by [`Units::scan`] in any text, or recorded by the writer as it
 /// writes a rendering of the default profile (every row and item it
 /// writes is a line or a fenced item that the scan reads as that unit;
-/// `tests/budget.rs` checks that both give the same cut, and the unit
+/// `tests/codec_md/budget.rs` checks that both give the same cut, and the unit
 /// tests that they give the same units): on event-logs' 497 KB rendering,
 /// cut to 25,000 chars in an MCP result, the scan was 6.2M of the
 /// result's 27M instructions (callgrind).

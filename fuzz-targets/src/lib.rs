@@ -56,11 +56,11 @@ mod structure;
 mod value;
 
 // The crates' test oracles, one definition each (see the module docs).
-#[path = "../../codec-html/tests/support/mod.rs"]
+#[path = "../../codec-html/tests/codec_html/support/mod.rs"]
 mod html_oracle;
-#[path = "../../codec-md/tests/support/mod.rs"]
+#[path = "../../codec-md/tests/codec_md/support/mod.rs"]
 mod md_oracle;
-#[path = "../../negotiate/tests/support/mod.rs"]
+#[path = "../../negotiate/tests/negotiate/support/mod.rs"]
 mod negotiate_stubs;
 
 pub use json::json;

@@ -14,12 +14,12 @@ use crate::{Verdict, html_oracle};
 /// (but a dense JSON cell) or stray block:
 ///
 /// - default: exactly the blocks, tables, rows, columns, list items and
-///   texts `SPEC.md` gives the value (`codec-md/tests/support`), and where
+///   texts `SPEC.md` gives the value (`codec-md/tests/codec_md/support`), and where
 ///   that is one table, [`codec_md::parse_table`] gives back every cell's
 ///   exact text;
 /// - lossless: the schema's blocks, the same to both parsers;
 /// - dense: exactly the blocks the dense rules give
-///   (`codec-md/tests/support/dense.rs`).
+///   (`codec-md/tests/codec_md/support/dense.rs`).
 ///
 /// Values too deep to render are `md_round_trip`'s to check.
 ///
@@ -92,7 +92,7 @@ fn check_exact_cells(value: &Value, markdown: &str) {
 /// one stylesheet, links only to alternates and to plain `http(s)` URLs
 /// whose text is their address, and every string of the value, keys
 /// included, is the whole text of some element (none cut, merged or
-/// turned into markup). The oracle is `codec-html/tests/support`.
+/// turned into markup). The oracle is `codec-html/tests/codec_html/support`.
 ///
 /// # Panics
 ///

@@ -7,8 +7,8 @@
 //!
 //! It exists to prove that adding a codec is short: implement three
 //! methods of [`Codec`], check it with `codec_core::testkit`
-//! (`tests/csv.rs`), register it with the negotiator beside the standard
-//! codecs (`tests/register.rs`, and below). Values CSV cannot hold (a nested array or object,
+//! (`tests/codec_csv/csv.rs`), register it with the negotiator beside the standard
+//! codecs (`tests/codec_csv/register.rs`, and below). Values CSV cannot hold (a nested array or object,
 //! a top-level scalar) are [`EncodeError::Unrepresentable`], never a panic
 //! or a lossy guess.
 //!

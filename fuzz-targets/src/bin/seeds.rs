@@ -20,7 +20,7 @@ use codec_core::{Codec, JsonWriter, Map, Value};
 use codec_md::{MarkdownCodec, Profile};
 
 // codec-md's test oracle, for its reading of SPEC.md's examples.
-#[path = "../../../codec-md/tests/support/mod.rs"]
+#[path = "../../../codec-md/tests/codec_md/support/mod.rs"]
 mod md_oracle;
 
 /// Items kept per array and members per object of a trimmed document.

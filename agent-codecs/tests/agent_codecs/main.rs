@@ -1,0 +1,14 @@
+//! The integration tests of `agent-codecs`, one binary: one module per subject.
+
+mod common;
+#[cfg(all(feature = "axum", feature = "html", feature = "tokens"))]
+mod e2e;
+#[cfg(feature = "axum")]
+mod stream;
+// The example the two streaming modules serve.
+#[cfg(feature = "axum")]
+#[allow(dead_code)]
+#[path = "../../examples/stream-a-large-export.rs"]
+mod stream_example;
+#[cfg(feature = "axum")]
+mod stream_memory;

@@ -1,0 +1,6 @@
+//! The integration tests of `codec-cli`, one binary: one module per subject.
+
+mod cli;
+mod common;
+mod mcp;
+mod serve;

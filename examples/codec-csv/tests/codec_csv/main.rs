@@ -1,0 +1,4 @@
+//! The integration tests of `codec-csv`, one binary: one module per subject.
+
+mod csv;
+mod register;

@@ -1,0 +1,3 @@
+//! The integration tests of `fuzz-targets`, one binary: one module per subject.
+
+mod replay;

@@ -1,0 +1,13 @@
+//! The integration tests of `negotiate`, one binary: one module per subject.
+
+#[cfg(feature = "axum")]
+mod axum_layer;
+mod conformance;
+#[cfg(feature = "axum")]
+mod e2e;
+mod negotiation;
+mod no_alloc;
+mod properties;
+#[cfg(feature = "http")]
+mod respond;
+mod support;

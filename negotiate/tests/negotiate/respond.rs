@@ -1,0 +1,145 @@
+//! `http` integration: whole responses from a value and a request.
+
+use crate::support;
+
+use http::Request;
+use http::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderValue, VARY, X_CONTENT_TYPE_OPTIONS};
+
+fn request(target: &str, accept: &[&str]) -> Request<()> {
+    let mut builder = Request::get(target);
+    for line in accept {
+        builder = builder.header(ACCEPT, *line);
+    }
+    builder.body(()).unwrap()
+}
+
+#[test]
+fn responses() {
+    let negotiator = support::standard();
+    // (target, Accept lines, status, Content-Type, body)
+    type Case<'a> = (&'a str, &'a [&'a str], u16, &'a str, &'a str);
+    let cases: &[Case<'_>] = &[
+        ("/", &[], 200, "application/json", r#"json:{"a":[1,2]}"#),
+        (
+            "/",
+            &["text/markdown"],
+            200,
+            "text/markdown; charset=utf-8; variant=GFM",
+            r#"md:{"a":[1,2]}"#,
+        ),
+        (
+            "/",
+            &["text/x-markdown"],
+            200,
+            "text/x-markdown; charset=utf-8",
+            r#"md:{"a":[1,2]}"#,
+        ),
+        (
+            "/?format=mcp",
+            &["text/markdown"],
+            200,
+            "application/vnd.mcp+json",
+            r#"mcp:{"a":[1,2]}"#,
+        ),
+        (
+            "/?format=yaml",
+            &[],
+            400,
+            "text/plain; charset=utf-8",
+            "400 Bad Request: unknown format \"yaml\" in `?format=`; valid formats: json, md, mcp\n",
+        ),
+        (
+            "/",
+            &["image/*"],
+            406,
+            "text/plain; charset=utf-8",
+            "406 Not Acceptable: no available media type matches the Accept header.\n\
+             Available media types:\n  \
+             application/json\n  \
+             text/markdown; charset=utf-8; variant=GFM\n  \
+             application/vnd.mcp+json\n  \
+             text/x-markdown; charset=utf-8\n\
+             Available formats (?format=NAME): json, md, mcp\n",
+        ),
+    ];
+    let value = serde_json::json!({"a": [1, 2]});
+    for (target, accept, status, content_type, body) in cases {
+        let response = negotiator.respond_to(&request(target, accept), &value);
+        let label = format!("{target} {accept:?}");
+        assert_eq!(response.status(), *status, "{label}");
+        assert_eq!(response.headers()[CONTENT_TYPE], *content_type, "{label}");
+        assert_eq!(response.headers()[VARY], "Accept", "{label}");
+        assert_eq!(
+            std::str::from_utf8(response.body()).unwrap(),
+            *body,
+            "{label}"
+        );
+        let nosniff = response.headers().get(X_CONTENT_TYPE_OPTIONS);
+        assert_eq!(nosniff.is_some(), *status != 200, "{label}");
+    }
+}
+
+#[test]
+fn selection_headers_merge_vary() {
+    let negotiator = support::standard();
+    let outcome = negotiator.negotiate_headers(&{
+        let mut headers = HeaderMap::new();
+        headers.append(ACCEPT, HeaderValue::from_static("text/markdown;q=0"));
+        headers.append(ACCEPT, HeaderValue::from_static("application/*"));
+        headers
+    });
+    let selection = outcome.into_result().unwrap();
+    assert_eq!(selection.format(), "json");
+    assert_eq!(selection.content_type_header(), "application/json");
+    let mut headers = HeaderMap::new();
+    headers.insert(VARY, HeaderValue::from_static("Origin"));
+    selection.apply_headers(&mut headers);
+    selection.apply_headers(&mut headers);
+    assert_eq!(headers[VARY], "Origin, Accept");
+    assert_eq!(headers[CONTENT_TYPE], "application/json");
+}
+
+#[test]
+fn negotiate_request_reads_the_uri() {
+    let negotiator = support::builder().path_extension(true).build().unwrap();
+    let headers = HeaderMap::new();
+    let cases: &[(&str, &str)] = &[
+        ("/items", "json"),
+        ("/items.md", "md"),
+        ("/items.md?format=mcp", "mcp"),
+        ("http://example.invalid/items.md", "md"),
+    ];
+    for (uri, format) in cases {
+        let uri: http::Uri = uri.parse().unwrap();
+        let outcome = negotiator.negotiate_request(&uri, &headers).unwrap();
+        assert_eq!(outcome.selection().unwrap().format(), *format, "{uri}");
+    }
+}
+
+/// With the agent policy on, the choice also depends on `User-Agent`: a
+/// cache must not give an agent's markdown to the next client's `*/*`.
+#[test]
+fn the_agent_policy_varies_on_user_agent() {
+    let on = support::builder().agent_format(Some("md")).build().unwrap();
+    let off = support::standard();
+    // (negotiator, User-Agent, format, Vary)
+    let cases = [
+        (&on, "ChatGPT-User/1.0", "md", "Accept, User-Agent"),
+        (&on, "curl/8.5.0", "json", "Accept, User-Agent"),
+        (&off, "ChatGPT-User/1.0", "json", "Accept"),
+    ];
+    for (negotiator, user_agent, format, vary) in cases {
+        let request = Request::get("/")
+            .header(ACCEPT, "*/*")
+            .header(http::header::USER_AGENT, user_agent)
+            .body(())
+            .unwrap();
+        let response = negotiator.respond_to(&request, &1);
+        assert_eq!(
+            response.body(),
+            format!("{format}:1").as_bytes(),
+            "{user_agent}"
+        );
+        assert_eq!(response.headers()[VARY], vary, "{user_agent}");
+    }
+}
