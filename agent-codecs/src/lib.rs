@@ -132,7 +132,7 @@ pub use negotiate;
 
 #[cfg(feature = "tokens")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tokens")))]
-pub use codec_core::O200k;
+pub use codec_core::tokens::O200k;
 pub use codec_core::{Codec, CodecExt, MediaType, TextLimit, TokenCounter, Value};
 #[cfg(feature = "mcp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]

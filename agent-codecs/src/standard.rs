@@ -446,7 +446,7 @@ impl fmt::Debug for Standard {
 fn default_counter() -> Option<Arc<dyn TokenCounter>> {
     #[cfg(feature = "tokens")]
     {
-        Some(Arc::new(codec_core::O200k::new()))
+        Some(Arc::new(codec_core::tokens::O200k::new()))
     }
     #[cfg(not(feature = "tokens"))]
     {

@@ -9,7 +9,7 @@
 use std::hint::black_box;
 use std::sync::Arc;
 
-use codec_core::{Codec, CodecExt, O200k, TokenCounter, from_slice};
+use codec_core::{Codec, CodecExt, TokenCounter, from_slice, tokens::O200k};
 use codec_md::MarkdownCodec;
 use criterion::{Criterion, criterion_group, criterion_main};
 use http::{Request, Response};

@@ -17,7 +17,7 @@ pub(crate) enum CliError {
         input: String,
         line: usize,
         column: usize,
-        kind: codec_core::ParseErrorKind,
+        kind: codec_core::json::ParseErrorKind,
     },
     #[error("{input}: {source}")]
     Table {

@@ -18,7 +18,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use codec_core::{JsonWriter, Omission, TextLimit, Value};
+use codec_core::{TextLimit, Value, json::JsonWriter, truncate::Omission};
 use codec_mcp::{ContentBlock, McpCodec, McpCodecBuilder, ProtocolVersion};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, Implementation,

@@ -3,7 +3,10 @@
 use std::io::{Read, Write};
 use std::sync::Arc;
 
-use codec_core::{Codec, RowWriter, RowsShape, Value};
+use codec_core::{
+    Codec, Value,
+    rows::{RowWriter, RowsShape},
+};
 
 use crate::cli::{RenderArgs, StreamWhen};
 use crate::error::CliError;

@@ -24,7 +24,11 @@
 
 use std::io::Read;
 
-use codec_core::{DEFAULT_MAX_DEPTH, ParseErrorKind, ParseOptions, Parser, Value};
+use codec_core::{
+    Value,
+    json::{ParseErrorKind, ParseOptions, Parser},
+    value::DEFAULT_MAX_DEPTH,
+};
 
 use crate::error::CliError;
 

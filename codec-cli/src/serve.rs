@@ -22,7 +22,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use codec_core::RowsShape;
+use codec_core::rows::RowsShape;
 use codec_core::{Map, MediaType, Value};
 use http::header::{self, HeaderValue};
 use http::request::Parts;

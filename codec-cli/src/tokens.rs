@@ -1,7 +1,7 @@
 //! Byte and token counts (o200k_base, the encoding of current OpenAI
 //! models) of a rendering.
 
-use codec_core::{O200k, TokenCounter};
+use codec_core::{TokenCounter, tokens::O200k};
 
 /// The o200k_base token count of `bytes` (read as UTF-8, lossily). The
 /// vocabulary loads on the first call in the process.

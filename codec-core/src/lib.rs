@@ -6,41 +6,49 @@
 //! request. This crate holds only what a codec, built-in or third-party,
 //! needs:
 //!
+//! At the root, what most codec authors and services name:
+//!
 //! - [`Value`], [`Number`] and [`Map`]: structured data with object keys in
 //!   insertion order and numbers that keep their exact text;
 //!   [`Value::identical`] compares both (`==` ignores key order).
 //! - [`to_value`]: any `Serialize` type to a [`Value`], normalized (struct
 //!   field order kept, map keys sorted, serde_json's representation of
 //!   enums), so every codec sees the same data.
-//! - [`from_slice`] and [`from_slice_with`]: JSON bytes to a [`Value`] with
-//!   source key order, verbatim numbers, a depth limit and positioned
-//!   errors ([`ParseError`]); [`Parser`] for many inputs (the rows of a
-//!   stream), whose records share their key lists as in one input.
-//! - [`Tape`] ([`TapeNode`], [`TapeElements`], [`TapeMembers`]): what
-//!   [`to_value`] would build, recorded flat (one list of events and one
-//!   text buffer, no tree) for codecs that walk the data.
-//! - [`ValueView`] ([`ViewKind`], [`NumberView`]): a value read in place,
-//!   a `&Value` or a tape's node, so one writer serves both.
-//! - [`JsonWriter`]: any `Serialize` value, a [`Value`] or a view as JSON
-//!   bytes, `serde_json`'s bytes ([`JsonStyle`] compact or pretty), with
-//!   extra escapes for formats that embed JSON ([`JsonEscapes`],
-//!   [`StandardEscapes`]); [`JsonObject`] writes an object member by
-//!   member around other content.
+//! - [`from_slice`] and [`from_str`]: JSON to a [`Value`], with positioned
+//!   errors ([`ParseError`]).
 //! - [`Codec`] and [`CodecExt`]: the object-safe trait a codec implements,
 //!   and the generic helpers handlers call; [`FastPath`]: the shortcut a
-//!   codec may declare so those helpers keep the data's type.
-//! - [`RowWriter`]: a stream of rows written as they come, through a
-//!   codec's [`RowEncoder`] ([`Codec::row_encoder`]), or collected within
-//!   a bound ([`DEFAULT_COLLECT_LIMIT`], [`footprint`]) for a codec
-//!   without one; [`RowsShape`] is the document the rows make.
+//!   codec may declare so those helpers keep the data's type;
+//!   [`EncodeError`]: why a value could not be encoded.
 //! - [`MediaType`]: a parsed `type/subtype; name=value`.
-//! - [`TextLimit`]: a budget in chars, bytes or a tokenizer's tokens
-//!   (exact), with the hint its note gives; [`Truncation`], [`Omission`]
-//!   and [`Tally`]: a codec's text cut down to it ([`Codec::truncate`])
-//!   and what was left out, with the plain cut ([`truncate_plain`]) and
-//!   the frame codec-specific cuts build on ([`truncate_with`], [`Cut`]).
-//! - [`TokenCounter`]: what a text costs a model in its tokenizer's
-//!   tokens; `O200k` (feature `o200k`) counts `o200k_base` exactly.
+//! - [`TextLimit`] and [`Truncation`]: a budget in chars, bytes or a
+//!   tokenizer's tokens, and a codec's text cut down to it;
+//!   [`TokenCounter`]: what a text costs a model.
+//! - [`ValueView`]: a value read in place, a `&Value` or a tape's node,
+//!   so one writer serves both.
+//!
+//! The rest, by subject:
+//!
+//! - [`value`]: the data model's parts ([`value::InvalidNumber`], the map's
+//!   iterators, [`value::key_to_string`], [`value::DEFAULT_MAX_DEPTH`]).
+//! - [`json`]: the JSON reader ([`json::from_slice_with`],
+//!   [`json::ParseOptions`], [`json::Parser`] for many inputs) and the one
+//!   JSON writer ([`json::JsonWriter`]: `serde_json`'s bytes, compact or
+//!   pretty, with extra escapes for formats that embed JSON;
+//!   [`json::JsonObject`] writes an object member by member).
+//! - [`view`]: [`ValueView`]'s kinds ([`view::ViewKind`],
+//!   [`view::NumberView`]).
+//! - [`tape`]: what [`to_value`] would build, recorded flat (one list of
+//!   events and one text buffer, no tree) for codecs that walk the data
+//!   ([`tape::Tape`], [`tape::TapeNode`]).
+//! - [`rows`]: a stream of rows written as they come, through a codec's
+//!   [`rows::RowEncoder`], or collected within a bound
+//!   ([`rows::RowWriter`]); [`rows::RowsShape`] is the document they make.
+//! - [`truncate`]: budgets and cuts ([`truncate::Omission`],
+//!   [`truncate::Tally`], the plain cut [`truncate::truncate_plain`] and the
+//!   frame codec-specific cuts build on, [`truncate::truncate_with`]).
+//! - [`tokens`]: [`TokenCounter`] and, with feature `o200k`, `O200k`, the
+//!   exact `o200k_base` count.
 //! - `testkit` (feature `testkit`): checks any codec through every entry
 //!   point.
 //!
@@ -66,7 +74,7 @@
 //! codec that declares a [`FastPath`] gets the helpers' work instead, done
 //! for the data's type: the JSON writer itself
 //! ([`FastPath::Json`], codec-json: the same work as `serde_json::to_vec`),
-//! or one [`Tape`] ([`FastPath::Tape`], codec-md and codec-mcp), walked
+//! or one [`Tape`](tape::Tape) ([`FastPath::Tape`], codec-md and codec-mcp), walked
 //! by the same generic writer as a [`Value`]. Third-party codecs need
 //! neither: the default is the erased path.
 //!
@@ -98,40 +106,24 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod codec;
-mod json;
-mod map;
+mod error;
+pub mod json;
 mod media_type;
-mod number;
-mod parse;
-mod rows;
-mod ser;
-mod tape;
+pub mod rows;
+pub mod tape;
 #[cfg(feature = "testkit")]
 #[cfg_attr(docsrs, doc(cfg(feature = "testkit")))]
 pub mod testkit;
-mod tokens;
-mod truncate;
-mod value;
-mod view;
+pub mod tokens;
+pub mod truncate;
+pub mod value;
+pub mod view;
 
-pub use codec::{Codec, CodecExt, EncodeError, FastPath, is_valid_format_name};
-pub use json::{JsonEscapes, JsonObject, JsonStyle, JsonWriter, StandardEscapes};
-pub use map::{IntoIter as MapIntoIter, Iter as MapIter, Map};
+pub use codec::{Codec, CodecExt, FastPath, is_valid_format_name};
+pub use error::EncodeError;
+pub use json::{ParseError, from_slice, from_str};
 pub use media_type::{MediaType, MediaTypeError};
-pub use number::{InvalidNumber, Number};
-pub use parse::{
-    DEFAULT_MAX_DEPTH, DuplicateKeys, ParseError, ParseErrorKind, ParseOptions, Parser, from_slice,
-    from_slice_with, from_str,
-};
-pub use rows::{DEFAULT_COLLECT_LIMIT, RowEncoder, RowWriter, RowsShape, footprint};
-#[doc(hidden)]
-pub use ser::{NUMBER_TOKEN, ORDERED_MAP_TOKEN};
-pub use ser::{ToValueError, key_to_string, to_value, write_key};
-pub use tape::{Tape, TapeElements, TapeMembers, TapeNode};
-#[cfg(feature = "o200k")]
-#[cfg_attr(docsrs, doc(cfg(feature = "o200k")))]
-pub use tokens::O200k;
 pub use tokens::TokenCounter;
-pub use truncate::{Cut, Omission, Tally, TextLimit, Truncation, truncate_plain, truncate_with};
-pub use value::Value;
-pub use view::{NumberView, ValueView, ViewKind};
+pub use truncate::{TextLimit, Truncation};
+pub use value::{Map, Number, ToValueError, Value, to_value};
+pub use view::ValueView;

@@ -17,10 +17,11 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::{
-    Codec, CodecExt, DEFAULT_MAX_DEPTH, EncodeError, RowWriter, RowsShape, Tape, TextLimit, Value,
-    to_value,
-};
+use crate::rows::{RowWriter, RowsShape};
+use crate::tape::Tape;
+use crate::truncate::TextLimit;
+use crate::value::{DEFAULT_MAX_DEPTH, Value, to_value};
+use crate::{Codec, CodecExt, EncodeError};
 
 /// Runs one codec through every entry point.
 ///
@@ -149,7 +150,7 @@ impl<'a> CodecTester<'a> {
     /// Cuts `text` (this codec's output) with [`Codec::truncate`] to limits
     /// around its length and checks the hook's contract: a text that fits
     /// comes back unchanged; a cut one keeps a prefix the size its
-    /// [`Omission`](crate::Omission) says, fits a limit that has room for
+    /// [`Omission`](crate::truncate::Omission) says, fits a limit that has room for
     /// a note, and is the same through `&dyn`, `Box` and `Arc` and on a
     /// second call. [`CodecTester::check_value`] runs it on every UTF-8
     /// output.
@@ -296,9 +297,9 @@ impl<'a> CodecTester<'a> {
     }
 
     /// Writes `rows` as a stream making `shape`'s document, through
-    /// [`RowWriter`] (the codec's [`RowEncoder`](crate::RowEncoder), or
+    /// [`RowWriter`] (the codec's [`RowEncoder`](crate::rows::RowEncoder), or
     /// the collecting fallback without one), and checks the contract of
-    /// [`RowEncoder`](crate::RowEncoder): the same bytes by `row` and
+    /// [`RowEncoder`](crate::rows::RowEncoder): the same bytes by `row` and
     /// `row_serialize`, with the buffer emptied after every row, through
     /// `Box` and `Arc`, and twice; each row writes something as it comes;
     /// a failure after half the rows appends only to what was written,
@@ -463,8 +464,8 @@ impl<'a> CodecTester<'a> {
     }
 }
 
-/// One way of giving a row to a [`RowEncoder`](crate::RowEncoder).
-type RowFn = fn(&mut dyn crate::RowEncoder, &Value, &mut Vec<u8>) -> Result<(), EncodeError>;
+/// One way of giving a row to a [`RowEncoder`](crate::rows::RowEncoder).
+type RowFn = fn(&mut dyn crate::rows::RowEncoder, &Value, &mut Vec<u8>) -> Result<(), EncodeError>;
 
 /// A value nested `depth` levels deep: `[[[...]]]` or `{"a":{"a":...}}`.
 pub fn nested(depth: usize, objects: bool) -> Value {
@@ -480,7 +481,7 @@ pub fn nested(depth: usize, objects: bool) -> Value {
 }
 
 /// Whether `rows` are uniform, as the contract of
-/// [`RowEncoder`](crate::RowEncoder) says: every row an object with the
+/// [`RowEncoder`](crate::rows::RowEncoder) says: every row an object with the
 /// same keys in the same order, at least one key, every value a scalar and
 /// no string with a line break; no rows at all are uniform too. A
 /// codec's streamed bytes of uniform rows equal its buffered encoding of

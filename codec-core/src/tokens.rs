@@ -62,14 +62,14 @@ fn prefix_by_search<C: TokenCounter + ?Sized>(
     max: usize,
     hi: usize,
 ) -> usize {
-    let hi = crate::truncate::floor_char_boundary(text, hi);
+    let hi = floor_char_boundary(text, hi);
     if counter.count(&text[..hi]) <= max {
         return hi;
     }
     // `lo` always fits (the empty prefix counts 0); `hi` never does.
     let (mut lo, mut hi) = (0, hi);
     while hi - lo > 1 {
-        let mut mid = crate::truncate::floor_char_boundary(text, lo + (hi - lo) / 2);
+        let mut mid = floor_char_boundary(text, lo + (hi - lo) / 2);
         if mid == lo {
             // `lo` and `hi` are in one char, or at its two ends.
             mid = lo + text[lo..].chars().next().map_or(1, char::len_utf8);
@@ -103,7 +103,7 @@ impl fmt::Debug for dyn TokenCounter + '_ {
 /// feature in `Cargo.toml` for what that costs.
 ///
 /// ```
-/// use codec_core::{O200k, TokenCounter};
+/// use codec_core::{TokenCounter, tokens::O200k};
 ///
 /// let o200k = O200k::new();
 /// assert_eq!(o200k.name(), "o200k");
@@ -168,7 +168,7 @@ impl TokenCounter for O200k {
         const SLACK: usize = 64;
         let mut window = max.saturating_mul(8).max(256);
         loop {
-            let end = crate::truncate::floor_char_boundary(text, window);
+            let end = floor_char_boundary(text, window);
             let tokens = self.bpe.encode_ordinary(&text[..end]);
             if end == text.len() && tokens.len() <= max {
                 return text.len();
@@ -182,13 +182,24 @@ impl TokenCounter for O200k {
                 .bpe
                 .decode_bytes(&tokens[..max.min(tokens.len())])
                 .map_or(0, |b| b.len());
-            let cut = crate::truncate::floor_char_boundary(text, cut);
+            let cut = floor_char_boundary(text, cut);
             if self.count(&text[..cut]) <= max {
                 return cut;
             }
             return prefix_by_search(self, text, max, cut);
         }
     }
+}
+
+/// The largest char boundary of `text` at or before `at` (`at` past the
+/// end is the end): where a cut at `at` may fall without splitting a
+/// character.
+pub(crate) fn floor_char_boundary(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
 }
 
 #[cfg(all(test, feature = "o200k"))]

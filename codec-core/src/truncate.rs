@@ -24,7 +24,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::TokenCounter;
+use crate::tokens::{TokenCounter, floor_char_boundary};
 
 /// How far back (in the limit's unit) a line end may be and still be
 /// preferred.
@@ -642,7 +642,7 @@ fn close(kept: &mut String, closing: Option<&str>, note: &str) {
 /// blank line and the note, all within the limit (see [`truncate_with`]).
 ///
 /// ```
-/// use codec_core::{truncate_plain, TextLimit};
+/// use codec_core::{TextLimit, truncate::truncate_plain};
 ///
 /// let text = "alpha beta gamma delta ".repeat(20);
 /// let cut = truncate_plain(text, &TextLimit::chars(200));
@@ -697,14 +697,6 @@ fn nth_char_start(text: &str, n: usize) -> usize {
         at += 1;
     }
     bytes.len()
-}
-
-pub(crate) fn floor_char_boundary(text: &str, at: usize) -> usize {
-    let mut at = at.min(text.len());
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
 }
 
 #[cfg(test)]

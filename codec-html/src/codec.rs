@@ -181,7 +181,7 @@ impl HtmlCodecBuilder {
     /// Counts the tokens of each alternate's encoding, shown beside its
     /// bytes in a column named after the counter (`o200k tokens`) and the
     /// fewest marked. None unless set: then the page shows bytes only.
-    /// `codec_core::O200k` (feature `o200k`) is the exact `o200k_base`
+    /// `codec_core::tokens::O200k` (feature `o200k`) is the exact `o200k_base`
     /// count.
     pub fn token_counter(mut self, counter: Arc<dyn TokenCounter>) -> HtmlCodecBuilder {
         self.counter = Some(counter);
@@ -246,7 +246,7 @@ impl HtmlCodecBuilder {
             page: Page {
                 title: self.title,
                 options: Options {
-                    max_depth: codec_core::DEFAULT_MAX_DEPTH,
+                    max_depth: codec_core::value::DEFAULT_MAX_DEPTH,
                     link_urls: self.link_urls,
                 },
                 alternates: self.alternates,

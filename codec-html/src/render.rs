@@ -459,7 +459,7 @@ mod tests {
         let value = from_str(json).unwrap_or_else(|e| panic!("{json}: {e}"));
         let mut out = Vec::new();
         let options = Options {
-            max_depth: codec_core::DEFAULT_MAX_DEPTH,
+            max_depth: codec_core::value::DEFAULT_MAX_DEPTH,
             link_urls: true,
         };
         render(&value, &mut out, &options).unwrap();

@@ -1,8 +1,10 @@
 //! [`JsonCodec`] and its builder.
 
 use codec_core::{
-    Codec, EncodeError, FastPath, JsonStyle, JsonWriter, MediaType, RowEncoder, RowsShape, Tape,
-    Value,
+    Codec, EncodeError, FastPath, MediaType, Value,
+    json::{JsonStyle, JsonWriter},
+    rows::{RowEncoder, RowsShape},
+    tape::Tape,
 };
 use serde::Serialize;
 

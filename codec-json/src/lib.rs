@@ -45,7 +45,7 @@
 //!
 //! [`Codec`]: codec_core::Codec
 //! [`Value`]: codec_core::Value
-//! [`JsonWriter`]: codec_core::JsonWriter
+//! [`JsonWriter`]: codec_core::json::JsonWriter
 #![deny(missing_docs)]
 
 mod codec;

@@ -5,8 +5,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use codec_core::{
-    Codec, DEFAULT_MAX_DEPTH, EncodeError, FastPath, JsonWriter, MediaType, Tape, TapeNode,
-    TextLimit, Value, ValueView,
+    Codec, EncodeError, FastPath, MediaType, TextLimit, Value, ValueView,
+    json::JsonWriter,
+    tape::{Tape, TapeNode},
+    value::DEFAULT_MAX_DEPTH,
 };
 use codec_json::JsonCodec;
 use codec_md::MarkdownCodec;
@@ -219,7 +221,7 @@ impl McpCodecBuilder {
     /// the markdown codec cuts only where a table row or an item ends (a
     /// cut cell would read as a real value) and says how many rows and
     /// items it left out ([`codec_md::truncate`]); other codecs, JSON
-    /// included, get the plain cut of [`codec_core::truncate_plain`] (a
+    /// included, get the plain cut of [`codec_core::truncate::truncate_plain`] (a
     /// line end near the limit, else a word end). Either way the text
     /// ends with a note saying how many chars were kept and omitted. The
     /// structured content is never cut. A limit smaller than the note
@@ -232,7 +234,7 @@ impl McpCodecBuilder {
 
     /// The limit of the main text block in any unit: chars, bytes, or a
     /// tokenizer's tokens counted exactly ([`TextLimit::tokens`], with
-    /// `codec_core::O200k` for `o200k_base`), and the hint its note ends
+    /// `codec_core::tokens::O200k` for `o200k_base`), and the hint its note ends
     /// with (how the model gets the rest: "Call `get` with rows={rows}..
     /// for the next rows."). `None` for no limit. Default
     /// [`DEFAULT_MAX_TEXT_CHARS`] chars.

@@ -11,7 +11,10 @@
 //! typed data, which never becomes a `Value` at all. Numbers keep their
 //! text and objects their order, as they do through a [`Value`].
 
-use codec_core::{EncodeError, JsonObject, JsonWriter, Map, Value, ValueView};
+use codec_core::{
+    EncodeError, Map, Value, ValueView,
+    json::{JsonObject, JsonWriter},
+};
 use serde::Serialize;
 use serde::ser::{SerializeStruct, Serializer};
 

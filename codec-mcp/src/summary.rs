@@ -9,7 +9,7 @@
 
 use std::fmt::Write as _;
 
-use codec_core::{JsonWriter, ValueView, ViewKind};
+use codec_core::{ValueView, json::JsonWriter, view::ViewKind};
 
 /// Up to this many chars, the text is the value's compact JSON.
 const MAX_JSON_CHARS: usize = 120;

@@ -1,8 +1,9 @@
 //! [`MarkdownCodec`]: the [`Codec`] for `text/markdown; variant=GFM`.
 
 use codec_core::{
-    Codec, EncodeError, FastPath, MediaType, RowEncoder, RowsShape, Tape, TextLimit, Truncation,
-    Value, ValueView,
+    Codec, EncodeError, FastPath, MediaType, TextLimit, Truncation, Value, ValueView,
+    rows::{RowEncoder, RowsShape},
+    tape::Tape,
 };
 
 use crate::read;
@@ -218,7 +219,7 @@ impl MarkdownCodecBuilder {
     /// how many rows and items were left out and how to get the rest (the
     /// limit's hint). Whole, note included, it fits the budget, measured
     /// in the limit's unit: chars, bytes, or tokens counted exactly (with
-    /// `codec_core::O200k`, feature `o200k` of codec-core, for GPT-4o's
+    /// `codec_core::tokens::O200k`, feature `o200k` of codec-core, for GPT-4o's
     /// and later models' `o200k_base`); see [`truncate`](crate::truncate)
     /// and `SPEC.md`, *Budget*.
     ///
@@ -252,7 +253,7 @@ impl MarkdownCodecBuilder {
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use codec_core::{O200k, TextLimit};
+    /// use codec_core::{TextLimit, tokens::O200k};
     ///
     /// let budget = TextLimit::tokens(25_000, Arc::new(O200k::new()));
     /// let codec = codec_md::MarkdownCodec::builder().budget(Some(budget)).build();

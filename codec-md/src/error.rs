@@ -49,7 +49,7 @@ pub enum ParseErrorKind {
         /// The number of cells in the row.
         found: usize,
     },
-    /// Nested deeper than the limit ([`codec_core::DEFAULT_MAX_DEPTH`],
+    /// Nested deeper than the limit ([`codec_core::value::DEFAULT_MAX_DEPTH`],
     /// the JSON parser's).
     #[error("{nested} nested deeper than the limit of {limit}")]
     DepthLimit {
@@ -71,9 +71,9 @@ impl ParseError {
     }
 
     /// A [`ParseErrorKind::DepthLimit`] error: `nested` goes deeper than
-    /// [`codec_core::DEFAULT_MAX_DEPTH`], the limit of every reader.
+    /// [`codec_core::value::DEFAULT_MAX_DEPTH`], the limit of every reader.
     pub(crate) fn depth(nested: &'static str, line: usize, column: usize) -> ParseError {
-        let limit = codec_core::DEFAULT_MAX_DEPTH;
+        let limit = codec_core::value::DEFAULT_MAX_DEPTH;
         ParseError::new(ParseErrorKind::DepthLimit { nested, limit }, line, column)
     }
 

@@ -11,7 +11,7 @@
 
 use std::collections::HashSet;
 
-use codec_core::{Number, Value, ValueView, ViewKind};
+use codec_core::{Number, Value, ValueView, view::ViewKind};
 
 /// Keys whose string values are code, written fenced even on one line.
 const CODE_KEYS: [&str; 9] = [

@@ -24,7 +24,10 @@
 //!
 //! [`Codec::truncate`]: codec_core::Codec::truncate
 
-use codec_core::{Cut, Tally, TextLimit, Truncation, truncate_with};
+use codec_core::{
+    TextLimit, Truncation,
+    truncate::{Cut, Tally, truncate_with},
+};
 
 /// `text`, markdown, cut to fit `limit`, note included, at the end of a
 /// whole row or item; `text` itself when it fits. What

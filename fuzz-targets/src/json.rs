@@ -1,6 +1,10 @@
 //! The `json` target: codec-core's JSON parser against serde_json.
 
-use codec_core::{DEFAULT_MAX_DEPTH, JsonWriter, ParseErrorKind, Value};
+use codec_core::{
+    Value,
+    json::{JsonWriter, ParseErrorKind},
+    value::DEFAULT_MAX_DEPTH,
+};
 
 use crate::Verdict;
 

@@ -30,7 +30,7 @@
 //! Time is not checked here: every reader is linear, so libFuzzer's
 //! `-timeout` (`fuzz/run.sh`) catches a blow-up as a slow input. Depth
 //! is: no reader may give back a value deeper than
-//! [`codec_core::DEFAULT_MAX_DEPTH`], which is what let an 80 KB dense
+//! [`codec_core::value::DEFAULT_MAX_DEPTH`], which is what let an 80 KB dense
 //! header overflow the stack when its value was dropped (issue 17).
 //!
 //! # Example

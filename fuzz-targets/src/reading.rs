@@ -1,7 +1,7 @@
 //! The reader targets: each of codec-md's readers on any text, and what it
 //! gives back written and read again.
 
-use codec_core::{Codec, DEFAULT_MAX_DEPTH, JsonWriter, Map, Value};
+use codec_core::{Codec, Map, Value, json::JsonWriter, value::DEFAULT_MAX_DEPTH};
 use codec_md::{MarkdownCodec, ParseError, ParseErrorKind, Profile, Table, normalize};
 
 use crate::Verdict;

@@ -1,6 +1,6 @@
 //! The `md_round_trip` target: the round trips of codec-md's `SPEC.md`.
 
-use codec_core::{Codec, DEFAULT_MAX_DEPTH, EncodeError, Number, Value};
+use codec_core::{Codec, EncodeError, Number, Value, value::DEFAULT_MAX_DEPTH};
 use codec_md::{MarkdownCodec, ParseErrorKind, Profile, normalize};
 
 use crate::value::{is_ordinary, value_of};

@@ -2,7 +2,7 @@
 //! *Streaming*) on any rows.
 
 use codec_core::testkit::CodecTester;
-use codec_core::{DEFAULT_MAX_DEPTH, RowsShape, Value};
+use codec_core::{Value, rows::RowsShape, value::DEFAULT_MAX_DEPTH};
 use codec_md::{MarkdownCodec, Profile};
 
 use crate::Verdict;

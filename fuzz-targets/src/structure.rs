@@ -1,6 +1,6 @@
 //! The structure targets: what real parsers read in a rendering.
 
-use codec_core::{Codec, CodecExt, DEFAULT_MAX_DEPTH, EncodeError, Value};
+use codec_core::{Codec, CodecExt, EncodeError, Value, value::DEFAULT_MAX_DEPTH};
 use codec_html::HtmlCodec;
 use codec_md::{MarkdownCodec, Profile};
 

@@ -73,7 +73,7 @@ pub const TOKENS_HEADER: HeaderName = HeaderName::from_static("x-markdown-tokens
 /// #         out.extend_from_slice(format!("{v:?}").as_bytes()); Ok(())
 /// #     }
 /// # }
-/// /// Words, for the example: a real service uses `codec_core::O200k`.
+/// /// Words, for the example: a real service uses `codec_core::tokens::O200k`.
 /// struct Words;
 /// impl TokenCounter for Words {
 ///     fn name(&self) -> &str { "word" }
@@ -307,7 +307,7 @@ impl ResponseHeadersBuilder {
     /// The counter whose count of a body goes in the `x-markdown-tokens`
     /// header ([`TOKENS_HEADER`]) of the responses of
     /// [`ResponseHeadersBuilder::token_formats`] (default none: no
-    /// header). `codec_core::O200k` (feature `o200k` of codec-core)
+    /// header). `codec_core::tokens::O200k` (feature `o200k` of codec-core)
     /// counts GPT-4o's and later models' `o200k_base` exactly. Counting
     /// costs a pass of the tokenizer over each body (`BENCHMARKS.md`,
     /// *Response headers*).

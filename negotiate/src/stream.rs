@@ -12,7 +12,7 @@
 //! has no row ready, so the first rows leave as soon as they exist.
 //!
 //! A codec writes the rows as they come through its
-//! [`RowEncoder`](codec_core::RowEncoder) (JSON, markdown); any other
+//! [`RowEncoder`](codec_core::rows::RowEncoder) (JSON, markdown); any other
 //! codec gets them collected and encoded whole at the end, within
 //! [`RowWriter::collect_limit`] (the MCP codec: a `CallToolResult` has no
 //! streaming form, and its text block is cut to its text limit as
@@ -20,7 +20,7 @@
 //!
 //! A stream that fails (the source yields an error, or a row the codec
 //! cannot write) ends the body with an error after the codec's sign of
-//! failure ([`RowEncoder::fail`](codec_core::RowEncoder::fail): the
+//! failure ([`RowEncoder::fail`](codec_core::rows::RowEncoder::fail): the
 //! markdown codec's note; JSON is left unterminated, which no parser
 //! accepts): hyper then aborts the response, so a chunked HTTP/1.1 body
 //! never gets its last chunk and the client's HTTP library reports it
@@ -33,7 +33,10 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use bytes::Bytes;
-use codec_core::{Codec, EncodeError, RowWriter, RowsShape};
+use codec_core::{
+    Codec, EncodeError,
+    rows::{RowWriter, RowsShape},
+};
 use futures_core::Stream;
 use http_body::{Frame, SizeHint};
 use serde::Serialize;
@@ -397,7 +400,7 @@ impl fmt::Debug for RowBody {
 
 #[cfg(test)]
 mod tests {
-    use codec_core::{EncodeError, MediaType, RowEncoder, Value};
+    use codec_core::{EncodeError, MediaType, Value, rows::RowEncoder};
     use http_body::Body;
 
     use super::*;

@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use agent_codecs::core::RowsShape;
+use agent_codecs::core::rows::RowsShape;
 use agent_codecs::{Codec, NegotiatedStream, Value};
 use axum::Router;
 use axum::routing::get;

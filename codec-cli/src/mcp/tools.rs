@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use codec_core::{Omission, Value, from_str};
+use codec_core::{Value, from_str, truncate::Omission};
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 
 use super::library::Refusal;
@@ -307,7 +307,7 @@ mod tests {
 
     #[test]
     fn the_note_names_the_next_page() {
-        use codec_core::Tally;
+        use codec_core::truncate::Tally;
         let omission = |rows: Option<(usize, usize)>| {
             let mut omission = Omission::new(10, 20);
             omission.rows = rows.map(|(kept, total)| Tally::new(kept, total));

@@ -170,9 +170,11 @@ impl Unit {
     /// The size of `text`: o200k tokens, or characters.
     fn of(self, text: &str) -> usize {
         use codec_core::TokenCounter;
-        static O200K: OnceLock<codec_core::O200k> = OnceLock::new();
+        static O200K: OnceLock<codec_core::tokens::O200k> = OnceLock::new();
         match self {
-            Unit::Tokens => O200K.get_or_init(codec_core::O200k::new).count(text),
+            Unit::Tokens => O200K
+                .get_or_init(codec_core::tokens::O200k::new)
+                .count(text),
             Unit::Chars => text.chars().count(),
         }
     }

@@ -1220,7 +1220,7 @@ fn get_until_closed(addr: &str, target: &str, accept: Option<&str>) -> Reply {
 /// The compact JSON of `value`, as the json codec writes it whole.
 fn codec_json_bytes(value: &codec_core::Value) -> Vec<u8> {
     let mut out = Vec::new();
-    codec_core::JsonWriter::compact()
+    codec_core::json::JsonWriter::compact()
         .write_value(value, &mut out)
         .unwrap();
     out

@@ -1,7 +1,7 @@
 //! JSON strings: the escapes JSON requires, written as `serde_json` writes
 //! them, and the extra ones a [`JsonEscapes`] asks for.
 
-/// Which characters a [`JsonWriter`](crate::JsonWriter) writes as
+/// Which characters a [`JsonWriter`](crate::json::JsonWriter) writes as
 /// `\uXXXX` besides the ones JSON requires.
 ///
 /// JSON's own escapes are always written, exactly as `serde_json` writes
@@ -13,7 +13,7 @@
 /// same strings back either way.
 ///
 /// ```
-/// use codec_core::{JsonEscapes, JsonWriter};
+/// use codec_core::json::{JsonEscapes, JsonWriter};
 ///
 /// /// `<` as `\u003c`, so the JSON can sit in an HTML `<script>`.
 /// #[derive(Clone, Copy)]

@@ -1,4 +1,6 @@
-//! [`JsonWriter`]: any `Serialize` value, or a [`Value`], as JSON bytes.
+//! JSON: [`JsonWriter`] writes any `Serialize` value, a [`Value`] or a
+//! [`ValueView`] as JSON bytes; [`from_slice`] and [`Parser`] read JSON
+//! into a [`Value`].
 //!
 //! One writer for every codec of the workspace: `codec-json` is a [`Codec`]
 //! over it, and `codec-md` writes the JSON of its dense profile with it.
@@ -18,16 +20,24 @@
 
 mod escape;
 mod object;
+mod parse;
 mod ser;
+mod tape;
 mod value;
 
 use serde::Serialize;
 
 pub use escape::{JsonEscapes, StandardEscapes};
 pub use object::JsonObject;
-pub(crate) use value::write_view;
+pub use parse::{
+    DuplicateKeys, ParseError, ParseErrorKind, ParseOptions, Parser, from_slice, from_slice_with,
+    from_str,
+};
 
-use crate::{DEFAULT_MAX_DEPTH, EncodeError, Value, ValueView};
+use crate::error::EncodeError;
+use crate::value::{DEFAULT_MAX_DEPTH, Value};
+use crate::view::ValueView;
+use crate::view::sealed::Repr;
 
 /// How a [`JsonWriter`] lays out its output.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -83,7 +93,7 @@ fn newline_indent(out: &mut Vec<u8>, level: usize) {
 /// encoding after its original length.
 ///
 /// ```
-/// use codec_core::JsonWriter;
+/// use codec_core::json::JsonWriter;
 ///
 /// let mut out = Vec::new();
 /// JsonWriter::compact().write(&[("b", 1), ("a", 2)], &mut out).unwrap();
@@ -142,7 +152,7 @@ impl<E: JsonEscapes> JsonWriter<E> {
     /// Containers nested deeper than `limit` (counting the ones already
     /// open, see [`inside`](JsonWriter::inside)) are an
     /// [`EncodeError::DepthLimit`]: [`DEFAULT_MAX_DEPTH`] unless set, the
-    /// limit of [`from_slice`](crate::from_slice) and
+    /// limit of [`from_slice`] and
     /// [`to_value`](crate::to_value). Checked before descending, so no
     /// value can overflow the stack.
     pub fn max_depth(self, limit: usize) -> JsonWriter<E> {
@@ -187,12 +197,12 @@ impl<E: JsonEscapes> JsonWriter<E> {
     }
 
     /// Appends the JSON of any [`ValueView`] (a `&Value`, or a
-    /// [`Tape`](crate::Tape)'s node), in its own key order and with its
+    /// [`Tape`](crate::tape::Tape)'s node), in its own key order and with its
     /// numbers' exact text: [`write_value`](JsonWriter::write_value)'s
     /// bytes for the same value.
     ///
     /// ```
-    /// use codec_core::{JsonWriter, Tape};
+    /// use codec_core::{json::JsonWriter, tape::Tape};
     ///
     /// let tape = Tape::from_serialize(&[("b", 1.5), ("a", 2.0)]).unwrap();
     /// let mut out = Vec::new();
@@ -206,7 +216,10 @@ impl<E: JsonEscapes> JsonWriter<E> {
         out: &mut Vec<u8>,
     ) -> Result<(), EncodeError> {
         // A tape's node writes its events in order, a `&Value` walks.
-        view.write_json(self, out, self.level)
+        match view.repr() {
+            Repr::Value(value) => value::write_view(self, value, out, self.level),
+            Repr::Tape(node) => tape::write(node, self, out, self.level),
+        }
     }
 
     /// Appends `s` as a JSON string, quotes included.

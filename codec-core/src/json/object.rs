@@ -6,7 +6,8 @@
 use serde::Serialize;
 
 use super::{JsonEscapes, JsonWriter, StandardEscapes};
-use crate::{EncodeError, ValueView};
+use crate::error::EncodeError;
+use crate::view::ValueView;
 
 /// An open JSON object, from [`JsonWriter::object`]: each member is
 /// written in the writer's style where it is added, and [`JsonObject::end`]
@@ -15,7 +16,7 @@ use crate::{EncodeError, ValueView};
 /// by hand around a view without a `Serialize` impl.
 ///
 /// ```
-/// use codec_core::{JsonWriter, Tape};
+/// use codec_core::{json::JsonWriter, tape::Tape};
 ///
 /// let tape = Tape::from_serialize(&[1, 2]).unwrap();
 /// let mut out = Vec::new();

@@ -12,7 +12,7 @@ use serde::ser::{self, Serialize};
 
 use super::value::write_view;
 use super::{JsonEscapes, JsonWriter};
-use crate::{NUMBER_TOKEN, Number, ORDERED_MAP_TOKEN, ToValueError, Value, write_key};
+use crate::value::{NUMBER_TOKEN, Number, ORDERED_MAP_TOKEN, ToValueError, Value, write_key};
 
 type Result<T> = std::result::Result<T, ToValueError>;
 

@@ -2,7 +2,7 @@
 //! key order.
 
 use super::{JsonEscapes, JsonWriter};
-use crate::EncodeError;
+use crate::error::EncodeError;
 use crate::view::{ValueView, ViewKind};
 
 /// Writes `view`, `level` containers already open. Recursion is bounded

@@ -15,9 +15,10 @@ use std::ops::Range;
 use serde::ser::{self, Serialize};
 
 use super::{Event, Span, Tape};
-use crate::number::scan_number;
-use crate::ser::TextCapture;
-use crate::{DEFAULT_MAX_DEPTH, NUMBER_TOKEN, ORDERED_MAP_TOKEN, ToValueError, write_key};
+use crate::value::{
+    DEFAULT_MAX_DEPTH, NUMBER_TOKEN, ORDERED_MAP_TOKEN, TextCapture, ToValueError, scan_number,
+    write_key,
+};
 
 type Result<T> = std::result::Result<T, ToValueError>;
 

@@ -9,31 +9,29 @@
 //! field names are not copied: the tape keeps them by reference). It is
 //! built with static dispatch while the handler's type is still known
 //! ([`FastPath::Tape`](crate::FastPath)), read through [`TapeNode`], a
-//! [`ValueView`], and normalized exactly as `to_value` normalizes: struct
+//! [`ValueView`](crate::ValueView), and normalized exactly as `to_value` normalizes: struct
 //! fields in declaration order, map keys sorted, keys unique (the last
 //! value of a repeated key wins, in the place of the first), serde_json's
 //! representation of enums, the same depth limit and the same errors.
 
 mod build;
-mod json;
 
 use std::cell::Cell;
 use std::fmt;
 
 use serde::Serialize;
 
-use crate::view::{NumberRepr, NumberView, ValueView, ViewKind};
-use crate::{Map, Number, ORDERED_MAP_TOKEN, ToValueError, Value};
+use crate::value::{Map, Number, ToValueError, Value};
 
 /// A value recorded as a flat list of events: what
 /// [`to_value`](crate::to_value) would build, without the tree.
 ///
 /// Build one with [`Tape::from_serialize`]; read it from
-/// [`Tape::root`], a [`TapeNode`] that implements [`ValueView`]. Codecs
+/// [`Tape::root`], a [`TapeNode`] that implements [`ValueView`](crate::ValueView). Codecs
 /// receive one in [`Codec::encode_tape`](crate::Codec::encode_tape).
 ///
 /// ```
-/// use codec_core::{Tape, ValueView, ViewKind};
+/// use codec_core::{ValueView, tape::Tape, view::ViewKind};
 /// use std::collections::HashMap;
 ///
 /// #[derive(serde::Serialize)]
@@ -49,7 +47,7 @@ use crate::{Map, Number, ORDERED_MAP_TOKEN, ToValueError, Value};
 /// ```
 #[derive(Clone)]
 pub struct Tape {
-    events: Vec<Event>,
+    pub(crate) events: Vec<Event>,
     /// Every string, key and number text, end to end.
     text: String,
     /// Struct field names (and enum variant names), kept by reference:
@@ -63,7 +61,7 @@ pub struct Tape {
 /// One event. Containers are a header followed by their contents: an
 /// array's elements, an object's `Key` and value pairs.
 #[derive(Debug, Clone, Copy)]
-enum Event {
+pub(crate) enum Event {
     Null,
     Bool(bool),
     PosInt(u64),
@@ -94,7 +92,7 @@ enum Event {
 
 /// A piece of the tape's text.
 #[derive(Debug, Clone, Copy)]
-struct Span {
+pub(crate) struct Span {
     start: u32,
     len: u32,
 }
@@ -146,14 +144,14 @@ impl Tape {
     }
 
     #[inline]
-    fn text(&self, span: Span) -> &str {
+    pub(crate) fn text(&self, span: Span) -> &str {
         let start = span.start as usize;
         &self.text[start..start + span.len as usize]
     }
 
     /// The text of a key (or string) event; empty for any other.
     #[inline]
-    fn key(&self, event: Event) -> &str {
+    pub(crate) fn key(&self, event: Event) -> &str {
         match event {
             Event::Key(span) | Event::String(span) => self.text(span),
             Event::StaticKey(i) => self.statics.get(i as usize).copied().unwrap_or_default(),
@@ -163,7 +161,7 @@ impl Tape {
 
     /// The position after the value at `at` and everything inside it.
     #[inline]
-    fn skip(&self, at: usize) -> usize {
+    pub(crate) fn skip(&self, at: usize) -> usize {
         match self.events[at] {
             Event::Array { span, .. } | Event::Object { span, .. } => at + span as usize,
             _ => at + 1,
@@ -173,7 +171,7 @@ impl Tape {
     /// [`ValueView::depth`] of the value at `at`, read off its events:
     /// no stack to allocate and no view of a scalar. Recursion is bounded
     /// by the tape's depth.
-    fn depth_at(&self, at: usize) -> usize {
+    pub(crate) fn depth_at(&self, at: usize) -> usize {
         let (len, object) = match self.events.get(at) {
             Some(&Event::Array { len, .. }) => (len, false),
             Some(&Event::Object { len, .. }) => (len, true),
@@ -262,11 +260,11 @@ impl fmt::Debug for Tape {
 }
 
 /// A value on a [`Tape`]: the root, an element or a member's value. Read
-/// it through [`ValueView`].
+/// it through [`ValueView`](crate::ValueView).
 #[derive(Clone, Copy)]
 pub struct TapeNode<'t> {
-    tape: &'t Tape,
-    at: usize,
+    pub(crate) tape: &'t Tape,
+    pub(crate) at: usize,
 }
 
 impl<'t> TapeNode<'t> {
@@ -283,44 +281,28 @@ impl<'t> TapeNode<'t> {
             Some(&Event::Float32(v)) => Value::from(v),
             Some(&Event::Number(span)) => Value::Number(Number::from_valid_text(tape.text(span))),
             Some(&Event::String(span)) => Value::String(tape.text(span).to_owned()),
-            Some(Event::Array { .. }) | Some(Event::Object { .. }) => match self.kind() {
-                ViewKind::Array(items) => Value::Array(items.map(TapeNode::to_value).collect()),
-                ViewKind::Object(members) => {
-                    let mut map = Map::with_capacity(members.len());
-                    for (key, value) in members {
-                        map.insert(key, value.to_value());
-                    }
-                    Value::Object(map)
+            Some(&Event::Array { len, .. }) => Value::Array(
+                TapeElements {
+                    tape,
+                    next: self.at + 1,
+                    remaining: len as usize,
                 }
-                _ => Value::Null,
-            },
-        }
-    }
-}
-
-impl Serialize for TapeNode<'_> {
-    /// As the [`Value`] the node records serializes: objects in their
-    /// order, numbers with their text (see [`Value`]'s `Serialize`).
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self.kind() {
-            ViewKind::Null => serializer.serialize_unit(),
-            ViewKind::Bool(b) => serializer.serialize_bool(b),
-            ViewKind::Number(n) => n.serialize(serializer),
-            ViewKind::String(s) => serializer.serialize_str(s),
-            ViewKind::Array(items) => serializer.collect_seq(items),
-            ViewKind::Object(members) => {
-                serializer.serialize_newtype_struct(ORDERED_MAP_TOKEN, &InOrder(members))
+                .map(TapeNode::to_value)
+                .collect(),
+            ),
+            Some(&Event::Object { len, .. }) => {
+                let members = TapeMembers {
+                    tape,
+                    next: self.at + 1,
+                    remaining: len as usize,
+                };
+                let mut map = Map::with_capacity(members.len());
+                for (key, value) in members {
+                    map.insert(key, value.to_value());
+                }
+                Value::Object(map)
             }
         }
-    }
-}
-
-/// An object's members, serialized as a map in their order.
-struct InOrder<'t>(TapeMembers<'t>);
-
-impl Serialize for InOrder<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_map(self.0.clone())
     }
 }
 
@@ -333,83 +315,12 @@ impl fmt::Debug for TapeNode<'_> {
     }
 }
 
-impl crate::view::sealed::Sealed for TapeNode<'_> {
-    /// The tape's events in order ([`json::write`]), not the generic walk.
-    #[inline]
-    fn write_json<E: crate::JsonEscapes>(
-        self,
-        writer: &crate::JsonWriter<E>,
-        out: &mut Vec<u8>,
-        level: usize,
-    ) -> Result<(), crate::EncodeError> {
-        json::write(self, writer, out, level)
-    }
-}
-
-impl<'t> ValueView<'t> for TapeNode<'t> {
-    type Elements = TapeElements<'t>;
-    type Members = TapeMembers<'t>;
-
-    // Always inlined: a walk asks every node its kind, often only to
-    // match one variant, which inlining turns into a tag test.
-    #[inline(always)]
-    fn kind(self) -> ViewKind<'t, Self> {
-        let tape = self.tape;
-        let number = |repr| ViewKind::Number(NumberView::new(repr));
-        match tape.events.get(self.at) {
-            // An empty tape (a `Serialize` impl that wrote nothing) reads
-            // as null.
-            None | Some(Event::Null) => ViewKind::Null,
-            Some(&Event::Bool(b)) => ViewKind::Bool(b),
-            Some(&Event::PosInt(v)) => number(NumberRepr::PosInt(v)),
-            Some(&Event::NegInt(v)) => number(NumberRepr::NegInt(v)),
-            Some(&Event::Float(v)) => number(NumberRepr::Float(v)),
-            Some(&Event::Float32(v)) => number(NumberRepr::Float32(v)),
-            Some(&Event::Number(span)) => number(NumberRepr::Text(tape.text(span))),
-            Some(&Event::String(span)) => ViewKind::String(tape.text(span)),
-            // A node is never a key; read as its text all the same.
-            Some(&key @ (Event::Key(_) | Event::StaticKey(_))) => ViewKind::String(tape.key(key)),
-            Some(&Event::Array { len, .. }) => ViewKind::Array(TapeElements {
-                tape,
-                next: self.at + 1,
-                remaining: len as usize,
-            }),
-            Some(&Event::Object { len, .. }) => ViewKind::Object(TapeMembers {
-                tape,
-                next: self.at + 1,
-                remaining: len as usize,
-            }),
-        }
-    }
-
-    #[inline]
-    fn id(self) -> usize {
-        self.at
-    }
-
-    /// The event's tag alone: a string's text is not looked up.
-    #[inline(always)]
-    fn is_scalar(self) -> bool {
-        !matches!(
-            self.tape.events.get(self.at),
-            Some(Event::Array { .. } | Event::Object { .. })
-        )
-    }
-
-    /// Read off the events (the provided method walks views on a stack
-    /// it allocates: a tenth of a dense rendering of nested-20, whose
-    /// rows each hold an array as a JSON cell, callgrind).
-    fn depth(self) -> usize {
-        self.tape.depth_at(self.at)
-    }
-}
-
 /// The elements of an array on a [`Tape`], in order.
 #[derive(Debug, Clone)]
 pub struct TapeElements<'t> {
-    tape: &'t Tape,
-    next: usize,
-    remaining: usize,
+    pub(crate) tape: &'t Tape,
+    pub(crate) next: usize,
+    pub(crate) remaining: usize,
 }
 
 impl<'t> Iterator for TapeElements<'t> {
@@ -439,10 +350,10 @@ impl ExactSizeIterator for TapeElements<'_> {}
 /// The members of an object on a [`Tape`], in order.
 #[derive(Debug, Clone)]
 pub struct TapeMembers<'t> {
-    tape: &'t Tape,
+    pub(crate) tape: &'t Tape,
     /// The next member's key.
-    next: usize,
-    remaining: usize,
+    pub(crate) next: usize,
+    pub(crate) remaining: usize,
 }
 
 impl<'t> Iterator for TapeMembers<'t> {

@@ -1,7 +1,8 @@
 //! JSON bytes to Value: order, verbatim numbers, positioned errors, limits.
 
 use codec_core::{
-    DuplicateKeys, Map, ParseErrorKind, ParseOptions, Value, from_slice, from_slice_with, from_str,
+    Map, Value, from_slice, from_str,
+    json::{DuplicateKeys, ParseErrorKind, ParseOptions, from_slice_with},
 };
 
 #[test]

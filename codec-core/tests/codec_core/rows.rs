@@ -4,7 +4,10 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use codec_core::testkit::{CodecTester, uniform_rows};
-use codec_core::{Codec, EncodeError, MediaType, RowEncoder, RowsShape, Value, from_str};
+use codec_core::{
+    Codec, EncodeError, MediaType, Value, from_str,
+    rows::{RowEncoder, RowsShape},
+};
 
 fn rows(json: &str) -> Vec<Value> {
     from_str(json).unwrap().as_array().unwrap().to_vec()

@@ -4,7 +4,8 @@
 use std::collections::{BTreeMap, HashMap};
 
 use codec_core::{
-    JsonWriter, Map, Tape, ToValueError, Value, ValueView, ViewKind, from_str, to_value,
+    Map, ToValueError, Value, ValueView, from_str, json::JsonWriter, tape::Tape, to_value,
+    view::ViewKind,
 };
 use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeStruct, Serializer};
@@ -311,7 +312,7 @@ fn errors_are_to_values() {
     struct BadNumber;
     impl Serialize for BadNumber {
         fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            s.serialize_newtype_struct(codec_core::NUMBER_TOKEN, "1.x")
+            s.serialize_newtype_struct(codec_core::value::NUMBER_TOKEN, "1.x")
         }
     }
     let deep = (0..129).fold(serde_json::Value::Null, |v, _| serde_json::json!([v]));
@@ -409,9 +410,9 @@ proptest::proptest! {
         if let Ok(theirs) = serde_json::from_str::<serde_json::Value>(&json) {
             agrees("serde_json", &theirs).unwrap();
         }
-        if let Ok(ours) = codec_core::from_slice_with(
+        if let Ok(ours) = codec_core::json::from_slice_with(
             json.as_bytes(),
-            &codec_core::ParseOptions::new().duplicate_keys(codec_core::DuplicateKeys::LastWins),
+            &codec_core::json::ParseOptions::new().duplicate_keys(codec_core::json::DuplicateKeys::LastWins),
         ) {
             agrees("value", &ours).unwrap();
         }

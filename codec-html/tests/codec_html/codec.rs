@@ -6,7 +6,9 @@ use crate::support;
 use std::sync::Arc;
 
 use codec_core::testkit::CodecTester;
-use codec_core::{Codec, CodecExt, EncodeError, MediaType, O200k, TokenCounter, Value, from_slice};
+use codec_core::{
+    Codec, CodecExt, EncodeError, MediaType, TokenCounter, Value, from_slice, tokens::O200k,
+};
 use codec_html::HtmlCodec;
 use codec_json::JsonCodec;
 use codec_mcp::McpCodec;
@@ -69,7 +71,7 @@ fn too_deep_is_a_typed_error() {
     let codec = HtmlCodec::new();
     let err = CodecTester::new(&codec).check_value_rejected(
         "deep",
-        &codec_core::testkit::nested(4 * codec_core::DEFAULT_MAX_DEPTH, true),
+        &codec_core::testkit::nested(4 * codec_core::value::DEFAULT_MAX_DEPTH, true),
     );
     assert!(
         matches!(err, EncodeError::DepthLimit { limit: 128 }),

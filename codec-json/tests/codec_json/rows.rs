@@ -4,7 +4,10 @@
 use std::sync::Arc;
 
 use codec_core::testkit::CodecTester;
-use codec_core::{Codec, EncodeError, RowWriter, RowsShape, Value, from_str};
+use codec_core::{
+    Codec, EncodeError, Value, from_str,
+    rows::{RowWriter, RowsShape},
+};
 use codec_json::JsonCodec;
 use proptest::prelude::*;
 
@@ -83,8 +86,8 @@ fn a_failed_stream_is_not_json() {
 /// row, as for the whole document.
 #[test]
 fn rows_nest_within_the_limit_of_the_whole() {
-    let deep = codec_core::testkit::nested(codec_core::DEFAULT_MAX_DEPTH - 1, false);
-    let deeper = codec_core::testkit::nested(codec_core::DEFAULT_MAX_DEPTH, false);
+    let deep = codec_core::testkit::nested(codec_core::value::DEFAULT_MAX_DEPTH - 1, false);
+    let deeper = codec_core::testkit::nested(codec_core::value::DEFAULT_MAX_DEPTH, false);
     for (shape, row, ok) in [
         (RowsShape::array(), &deep, true),
         (RowsShape::array(), &deeper, false),

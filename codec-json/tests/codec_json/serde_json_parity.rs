@@ -327,7 +327,7 @@ fn a_forged_number_token_cannot_write_invalid_json() {
     struct Forged(&'static str);
     impl Serialize for Forged {
         fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            s.serialize_newtype_struct(codec_core::NUMBER_TOKEN, self.0)
+            s.serialize_newtype_struct(codec_core::value::NUMBER_TOKEN, self.0)
         }
     }
     let codec = JsonCodec::new();

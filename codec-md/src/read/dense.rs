@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use codec_core::{DEFAULT_MAX_DEPTH, Map, ParseErrorKind, Value};
+use codec_core::{Map, Value, json::ParseErrorKind, value::DEFAULT_MAX_DEPTH};
 
 use crate::error::ParseError;
 use crate::read::default::{self, DefaultReading};

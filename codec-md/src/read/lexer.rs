@@ -18,9 +18,9 @@
 //! scan, never by searching again from an earlier point. Nothing
 //! backtracks, so 1 MB of backticks, pipes, `#`, `*`, `[` or list markers
 //! costs what 1 MB of letters does. Section nesting is bounded by
-//! [`codec_core::DEFAULT_MAX_DEPTH`], so the reader's recursion is too.
+//! [`codec_core::value::DEFAULT_MAX_DEPTH`], so the reader's recursion is too.
 
-use codec_core::{DEFAULT_MAX_DEPTH, Map, Value};
+use codec_core::{Map, Value, value::DEFAULT_MAX_DEPTH};
 
 use crate::error::ParseError;
 use crate::read::inline::{self, Refs, is_blank};

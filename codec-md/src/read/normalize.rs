@@ -1,6 +1,6 @@
 //! [`normalize`]: what the default rendering of a value reads back as.
 
-use codec_core::{DEFAULT_MAX_DEPTH, Map, Value};
+use codec_core::{Map, Value, value::DEFAULT_MAX_DEPTH};
 
 use crate::read::default;
 use crate::read::outline::{self, Block, Item, Kind, Label};
@@ -36,7 +36,7 @@ use crate::schema::{self, Placement};
 /// (escapes, references, fences and edge whitespace all come back), and
 /// arrays their order.
 ///
-/// The result is never deeper than [`codec_core::DEFAULT_MAX_DEPTH`], the
+/// The result is never deeper than [`codec_core::value::DEFAULT_MAX_DEPTH`], the
 /// limit of every reader. Values deeper than that, which `render`
 /// refuses, are returned as they are; so is a value at the limit whose
 /// deepest strings would read as lists (`"a, b"`, `"[]"`), which would be

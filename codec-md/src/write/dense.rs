@@ -26,7 +26,7 @@
 
 use std::collections::HashMap;
 
-use codec_core::{EncodeError, ValueView, ViewKind};
+use codec_core::{EncodeError, ValueView, view::ViewKind};
 
 use super::escape::{self, Context, Scalar};
 use super::estimate::{self, Edges, Estimate, Measure, Word, estimate_hundredths};
@@ -1169,7 +1169,7 @@ fn write_json_paragraph(out: &mut Vec<u8>, json: &[u8]) -> bool {
 #[doc(hidden)]
 pub fn dense_json_paragraph(value: &codec_core::Value) -> Option<String> {
     let mut json = Vec::new();
-    json::write(&mut json, value, 0, codec_core::DEFAULT_MAX_DEPTH).ok()?;
+    json::write(&mut json, value, 0, codec_core::value::DEFAULT_MAX_DEPTH).ok()?;
     let mut out = Vec::new();
     write_json_paragraph(&mut out, &json).then(|| String::from_utf8(out).ok())?
 }
@@ -1781,7 +1781,7 @@ mod tests {
         } else {
             DenseLayout::markdown_only()
         };
-        Writer::new(&mut out, codec_core::DEFAULT_MAX_DEPTH, layout)
+        Writer::new(&mut out, codec_core::value::DEFAULT_MAX_DEPTH, layout)
             .write(&value)
             .unwrap();
         String::from_utf8(out).unwrap()
@@ -2227,7 +2227,7 @@ mod tests {
     /// `value` in `layout`, a dense one.
     fn render_in(value: &Value, layout: DenseLayout) -> String {
         let mut out = Vec::new();
-        Writer::new(&mut out, codec_core::DEFAULT_MAX_DEPTH, layout)
+        Writer::new(&mut out, codec_core::value::DEFAULT_MAX_DEPTH, layout)
             .write(value)
             .unwrap();
         String::from_utf8(out).unwrap()

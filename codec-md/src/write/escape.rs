@@ -9,7 +9,10 @@
 //! paths, URLs, dates, emails) are written byte for byte. Most strings take
 //! the fast path: one table lookup per byte and a single copy.
 
-use codec_core::{NumberView, ValueView, ViewKind};
+use codec_core::{
+    ValueView,
+    view::{NumberView, ViewKind},
+};
 
 use super::keys::KeyTable;
 

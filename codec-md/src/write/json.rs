@@ -12,7 +12,11 @@
 //! markdown needs no escaping at all around it (a paragraph still escapes
 //! what could pair up inline, see [`super::escape::write_json_line`]).
 
-use codec_core::{EncodeError, JsonEscapes, JsonWriter, ValueView, ViewKind};
+use codec_core::{
+    EncodeError, ValueView,
+    json::{JsonEscapes, JsonWriter},
+    view::ViewKind,
+};
 
 use super::escape;
 use super::estimate::{Estimate, Word, estimate_hundredths};

@@ -19,7 +19,7 @@
 //! Tables whose rows do not list their keys in the columns' order are
 //! written as `[i]` sections, which keep every row's order.
 
-use codec_core::{EncodeError, Value, ValueView, ViewKind};
+use codec_core::{EncodeError, Value, ValueView, view::ViewKind};
 
 use super::escape::{self, Context, Scalar};
 use super::{Layout, MAX_HEADING, Writer};

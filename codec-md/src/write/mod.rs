@@ -15,7 +15,7 @@
 //!
 //! The walk is generic over the layout and over the input (no dynamic
 //! dispatch): any [`ValueView`], a parsed [`Value`](codec_core::Value) or
-//! the [`Tape`](codec_core::Tape) of a handler's typed data, so both get
+//! the [`Tape`](codec_core::tape::Tape) of a handler's typed data, so both get
 //! the same walk, the same layouts and the same bytes. It touches the
 //! input in few places: [`Writer::document`], [`Writer::container`], the
 //! entries that [`schema::members`] and [`schema::elements`] give
@@ -43,7 +43,7 @@ pub(crate) use stream::row_encoder;
 
 use std::collections::HashMap;
 
-use codec_core::{EncodeError, ValueView, ViewKind};
+use codec_core::{EncodeError, ValueView, view::ViewKind};
 
 use self::default::DefaultLayout;
 use self::dense::DenseLayout;
@@ -65,7 +65,7 @@ pub(crate) struct Options {
 impl Default for Options {
     fn default() -> Options {
         Options {
-            max_depth: codec_core::DEFAULT_MAX_DEPTH,
+            max_depth: codec_core::value::DEFAULT_MAX_DEPTH,
             profile: Profile::Default,
         }
     }

@@ -18,7 +18,11 @@
 //! caller may have sent.
 
 use codec_core::{
-    EncodeError, FastPath, RowEncoder, RowsShape, Tape, Value, ValueView, ViewKind, to_value,
+    EncodeError, FastPath, Value, ValueView,
+    rows::{RowEncoder, RowsShape},
+    tape::Tape,
+    to_value,
+    view::ViewKind,
 };
 
 use super::default::DefaultLayout;

@@ -15,7 +15,9 @@ use crate::support;
 
 use std::sync::Arc;
 
-use codec_core::{Codec, CodecExt, O200k, Omission, TextLimit, Value, from_slice};
+use codec_core::{
+    Codec, CodecExt, TextLimit, Value, from_slice, tokens::O200k, truncate::Omission,
+};
 use codec_md::{MarkdownCodec, Profile};
 use proptest::prelude::*;
 

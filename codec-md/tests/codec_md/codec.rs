@@ -6,7 +6,9 @@ use crate::support;
 use std::collections::{BTreeMap, HashMap};
 
 use codec_core::testkit::{CodecTester, nested};
-use codec_core::{Codec, CodecExt, DEFAULT_MAX_DEPTH, EncodeError, Value, from_slice, to_value};
+use codec_core::{
+    Codec, CodecExt, EncodeError, Value, from_slice, to_value, value::DEFAULT_MAX_DEPTH,
+};
 use codec_md::{MarkdownCodec, ParseErrorKind, Table, parse_table, render};
 use serde::Serialize;
 

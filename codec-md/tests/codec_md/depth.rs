@@ -1,5 +1,5 @@
 //! Every reader honours the JSON parser's depth limit
-//! (`codec_core::DEFAULT_MAX_DEPTH`, 128, counting the document's own
+//! (`codec_core::value::DEFAULT_MAX_DEPTH`, 128, counting the document's own
 //! container as JSON does) with a positioned error, and the deepest value
 //! each one accepts drops safely.
 //!
@@ -10,7 +10,7 @@
 //! dots parsed, and dropping its value overflowed).
 
 use codec_core::testkit::nested;
-use codec_core::{DEFAULT_MAX_DEPTH, Value};
+use codec_core::{Value, value::DEFAULT_MAX_DEPTH};
 use codec_md::{ParseError, ParseErrorKind};
 
 const LIMIT: usize = DEFAULT_MAX_DEPTH;

@@ -305,7 +305,7 @@ fn spec_examples_read_back() {
 #[test]
 fn deepest_values_round_trip() {
     for objects in [false, true] {
-        let value = codec_core::testkit::nested(codec_core::DEFAULT_MAX_DEPTH, objects);
+        let value = codec_core::testkit::nested(codec_core::value::DEFAULT_MAX_DEPTH, objects);
         check_default("deepest", &value);
         check_lossless("deepest", &value);
     }

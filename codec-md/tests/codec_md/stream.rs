@@ -10,7 +10,10 @@ use crate::support;
 use std::sync::Arc;
 
 use codec_core::testkit::{CodecTester, uniform_rows};
-use codec_core::{Codec, Map, RowWriter, RowsShape, Value, from_slice, from_str};
+use codec_core::{
+    Codec, Map, Value, from_slice, from_str,
+    rows::{RowWriter, RowsShape},
+};
 use codec_md::{MarkdownCodec, Profile};
 use proptest::prelude::*;
 

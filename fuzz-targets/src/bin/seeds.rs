@@ -16,7 +16,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use codec_core::{Codec, JsonWriter, Map, Value};
+use codec_core::{Codec, Map, Value, json::JsonWriter};
 use codec_md::{MarkdownCodec, Profile};
 
 // codec-md's test oracle, for its reading of SPEC.md's examples.

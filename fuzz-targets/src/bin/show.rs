@@ -8,7 +8,7 @@
 
 use std::process::ExitCode;
 
-use codec_core::JsonWriter;
+use codec_core::json::JsonWriter;
 
 fn main() -> ExitCode {
     let Some(path) = std::env::args_os().nth(1) else {

@@ -8,7 +8,7 @@ use std::fs;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
-use codec_core::{DEFAULT_MAX_DEPTH, MediaType};
+use codec_core::{MediaType, value::DEFAULT_MAX_DEPTH};
 use codec_md::ParseErrorKind;
 use fuzz_targets::{TARGETS, Target, Verdict};
 

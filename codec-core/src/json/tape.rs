@@ -1,8 +1,8 @@
 //! A tape as JSON: its events in order, in one loop.
 //!
-//! The generic writer ([`write_view`](crate::JsonWriter::write_view))
+//! The generic writer ([`write_view`](crate::json::JsonWriter::write_view))
 //! walks a tape as it walks a `Value`, a recursive call and a
-//! [`ViewKind`](crate::ViewKind) per node and an iterator per container.
+//! [`ViewKind`](crate::view::ViewKind) per node and an iterator per container.
 //! A tape already holds its events in the order JSON writes them
 //! (a container's header, then its keys and values), so this writer reads
 //! them front to back and keeps only the open containers on a stack: the
@@ -12,9 +12,9 @@
 //! escaping strings; the whole negotiated JSON route, through the
 //! static serializer, takes 4.19M.
 
-use super::{Event, TapeNode};
-use crate::EncodeError;
-use crate::json::{JsonEscapes, JsonWriter};
+use super::{JsonEscapes, JsonWriter};
+use crate::error::EncodeError;
+use crate::tape::{Event, Tape, TapeNode};
 use crate::view::{NumberRepr, NumberView};
 
 /// An open container: how many of its items are still to come, and
@@ -137,7 +137,7 @@ const KEY_SLOTS: usize = 32;
 /// keys (nested, dense: 12.5M -> 28.4M instructions a rendering).
 struct Keys<'w, E> {
     writer: &'w JsonWriter<E>,
-    tape: &'w super::Tape,
+    tape: &'w Tape,
     /// In slot `i % KEY_SLOTS`, for static key `i`: `i + 1` (0 for an
     /// empty slot) and where its JSON, colon included, was first written
     /// in the output (which only grows while the tape is written).
@@ -145,7 +145,7 @@ struct Keys<'w, E> {
 }
 
 impl<'w, E: JsonEscapes> Keys<'w, E> {
-    fn new(tape: &'w super::Tape, writer: &'w JsonWriter<E>) -> Keys<'w, E> {
+    fn new(tape: &'w Tape, writer: &'w JsonWriter<E>) -> Keys<'w, E> {
         Keys {
             writer,
             tape,
@@ -205,13 +205,16 @@ fn number(out: &mut Vec<u8>, repr: NumberRepr<'_>) -> Option<(u32, bool)> {
 
 #[cfg(test)]
 mod tests {
-    use crate::{JsonWriter, Tape, Value, ValueView, ViewKind, from_str};
+    use crate::json::JsonWriter;
+    use crate::tape::{Tape, TapeNode};
+    use crate::view::ViewKind;
+    use crate::{Value, ValueView, from_str};
 
     /// The generic walk's result for `value`, and this writer's for its
     /// tape's node.
-    fn both(writer: JsonWriter, value: &Value, node: super::TapeNode<'_>) {
+    fn both(writer: JsonWriter, value: &Value, node: TapeNode<'_>) {
         let mut walked = b"x".to_vec();
-        let walked_result = crate::json::write_view(&writer, value, &mut walked, 1);
+        let walked_result = crate::json::value::write_view(&writer, value, &mut walked, 1);
         let mut read = b"x".to_vec();
         let read_result = super::write(node, &writer, &mut read, 1);
         assert_eq!(

@@ -8,7 +8,7 @@
 
 use serde::ser::{self, Impossible, Serialize};
 
-use crate::{DEFAULT_MAX_DEPTH, Map, Number, Value};
+use super::{DEFAULT_MAX_DEPTH, Map, Number, Value};
 
 /// The newtype-struct name under which a [`Value`] hands a verbatim number
 /// text to a serializer. Serializers of this workspace recognise it and

@@ -1,47 +1,47 @@
 //! [`ValueView`]: read access to a JSON value however it is stored, so one
 //! writer serves a parsed [`Value`] and a handler's typed data alike.
 //!
-//! A [`Value`] is a tree a writer can walk; a [`Tape`](crate::Tape) is the
+//! A [`Value`] is a tree a writer can walk; a [`Tape`](crate::tape::Tape) is the
 //! flat record of a `Serialize` value that the generic helpers build once
 //! per response instead of a tree ([`FastPath::Tape`](crate::FastPath)).
 //! Writers generic over this trait (the JSON writer's
-//! [`write_view`](crate::JsonWriter::write_view), codec-md's layouts) are
+//! [`write_view`](crate::json::JsonWriter::write_view), codec-md's layouts) are
 //! monomorphized for each, so neither pays for the other: there is no
 //! dynamic dispatch per node.
 
-use crate::{Map, Number, Value};
+use crate::value::{Map, MapIter, Number, Value};
+
+mod tape;
 
 pub(crate) mod sealed {
-    use crate::{EncodeError, JsonEscapes, JsonWriter};
+    use crate::tape::TapeNode;
+    use crate::value::Value;
 
-    /// What only this crate's views implement, and only it may call.
-    pub trait Sealed: Sized {
-        /// Appends the view's JSON, `level` containers already open: what
-        /// [`JsonWriter::write_view`] writes, each representation its
-        /// fastest way.
-        fn write_json<E: JsonEscapes>(
-            self,
-            writer: &JsonWriter<E>,
-            out: &mut Vec<u8>,
-            level: usize,
-        ) -> Result<(), EncodeError>;
+    /// What a view is underneath: what writers that have a faster way for
+    /// one representation (the JSON writer's tape loop) match on.
+    #[derive(Debug)]
+    pub enum Repr<'v> {
+        /// A [`Value`] tree.
+        Value(&'v Value),
+        /// A node of a tape.
+        Tape(TapeNode<'v>),
     }
 
-    impl Sealed for &crate::Value {
-        /// The generic walk.
+    /// What only this crate's views implement, and only it may call.
+    pub trait Sealed<'v>: Sized {
+        /// The representation underneath.
+        fn repr(self) -> Repr<'v>;
+    }
+
+    impl<'v> Sealed<'v> for &'v Value {
         #[inline]
-        fn write_json<E: JsonEscapes>(
-            self,
-            writer: &JsonWriter<E>,
-            out: &mut Vec<u8>,
-            level: usize,
-        ) -> Result<(), EncodeError> {
-            crate::json::write_view(writer, self, out, level)
+        fn repr(self) -> Repr<'v> {
+            Repr::Value(self)
         }
     }
 }
 
-/// A JSON value, read in place: `&Value` or a [`TapeNode`](crate::TapeNode).
+/// A JSON value, read in place: `&Value` or a [`TapeNode`](crate::tape::TapeNode).
 ///
 /// Cheap to copy (a reference and an index at most). Objects list their
 /// members in the value's order, keys unique; arrays their elements.
@@ -49,7 +49,7 @@ pub(crate) mod sealed {
 /// generic over it reads both.
 ///
 /// ```
-/// use codec_core::{to_value, Tape, ValueView, ViewKind};
+/// use codec_core::{to_value, ValueView, tape::Tape, view::ViewKind};
 ///
 /// /// The number of strings anywhere in a value, whatever holds it.
 /// fn strings<'v, V: ValueView<'v>>(view: V) -> usize {
@@ -67,7 +67,7 @@ pub(crate) mod sealed {
 /// assert_eq!(strings(&value), 2);
 /// assert_eq!(strings(tape.root()), 2);
 /// ```
-pub trait ValueView<'v>: Copy + sealed::Sealed {
+pub trait ValueView<'v>: Copy + sealed::Sealed<'v> {
     /// An array's elements, in order.
     type Elements: Iterator<Item = Self> + ExactSizeIterator + Clone;
     /// An object's members, in order.
@@ -194,14 +194,16 @@ impl serde::Serialize for NumberView<'_> {
             NumberRepr::NegInt(v) => serializer.serialize_i64(v),
             NumberRepr::Float(v) => serializer.serialize_f64(v),
             NumberRepr::Float32(v) => serializer.serialize_f32(v),
-            NumberRepr::Text(t) => serializer.serialize_newtype_struct(crate::ser::NUMBER_TOKEN, t),
+            NumberRepr::Text(t) => {
+                serializer.serialize_newtype_struct(crate::value::NUMBER_TOKEN, t)
+            }
         }
     }
 }
 
 impl<'v> ValueView<'v> for &'v Value {
     type Elements = std::slice::Iter<'v, Value>;
-    type Members = crate::MapIter<'v>;
+    type Members = MapIter<'v>;
 
     #[inline]
     fn kind(self) -> ViewKind<'v, Self> {

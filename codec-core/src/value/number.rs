@@ -282,10 +282,8 @@ impl serde::Serialize for Number {
             Repr::Float32(v) => serializer.serialize_f32(*v),
             // Text no primitive can carry: serializers of this workspace
             // recognise the token and write it verbatim.
-            Repr::Short(t) => {
-                serializer.serialize_newtype_struct(crate::ser::NUMBER_TOKEN, t.as_str())
-            }
-            Repr::Text(t) => serializer.serialize_newtype_struct(crate::ser::NUMBER_TOKEN, &**t),
+            Repr::Short(t) => serializer.serialize_newtype_struct(super::NUMBER_TOKEN, t.as_str()),
+            Repr::Text(t) => serializer.serialize_newtype_struct(super::NUMBER_TOKEN, &**t),
         }
     }
 }

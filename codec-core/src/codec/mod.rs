@@ -6,9 +6,16 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::rows::{RowEncoder, RowsShape};
+mod rows;
+
+pub use rows::{RowEncoder, RowsShape};
+
+use crate::error::EncodeError;
+use crate::json::JsonWriter;
+use crate::media_type::MediaType;
+use crate::tape::Tape;
 use crate::truncate::{TextLimit, Truncation, truncate_plain};
-use crate::{JsonWriter, MediaType, Tape, ToValueError, Value, to_value};
+use crate::value::{Value, to_value};
 
 /// A response codec: turns a handler's data into the bytes of one media
 /// type.
@@ -104,7 +111,7 @@ pub trait Codec: Send + Sync {
     /// format: a cut JSON document is no longer JSON. Override it where a
     /// plain cut reads wrong (the markdown codec cuts only where a table
     /// row or an item ends, and counts what it left out), building on
-    /// [`truncate_with`](crate::truncate_with), which keeps the note, its
+    /// [`truncate_with`](crate::truncate::truncate_with), which keeps the note, its
     /// hint and the final measure the same for every codec.
     ///
     /// The limit may be in chars, bytes or tokens ([`TextLimit`]). An
@@ -120,9 +127,9 @@ pub trait Codec: Send + Sync {
     /// `shape`'s document; `None` (the default) when this codec needs the
     /// whole document first.
     ///
-    /// Callers go through [`RowWriter`](crate::RowWriter), which collects
+    /// Callers go through [`RowWriter`](crate::rows::RowWriter), which collects
     /// the rows of a codec without one and encodes them whole at the end,
-    /// within a bound ([`DEFAULT_COLLECT_LIMIT`](crate::DEFAULT_COLLECT_LIMIT)):
+    /// within a bound ([`DEFAULT_COLLECT_LIMIT`](crate::rows::DEFAULT_COLLECT_LIMIT)):
     /// so every codec, third-party ones included, answers a stream, and
     /// only codecs with an encoder answer it in memory that does not grow
     /// with it. Override it where the format can write a row knowing only
@@ -163,13 +170,13 @@ pub fn is_valid_format_name(name: &str) -> bool {
 /// `testkit` checks it).
 ///
 /// ```
-/// use codec_core::{Codec, CodecExt, EncodeError, FastPath, MediaType, Tape, Value, ValueView};
+/// use codec_core::{Codec, CodecExt, EncodeError, FastPath, MediaType, Value, ValueView, tape::Tape};
 ///
 /// /// Counts a value's nodes, from a tape when it can.
 /// struct Count(MediaType);
 ///
 /// fn count<'v, V: ValueView<'v>>(view: V) -> usize {
-///     use codec_core::ViewKind::*;
+///     use codec_core::view::ViewKind::*;
 ///     1 + match view.kind() {
 ///         Array(items) => items.map(count).sum(),
 ///         Object(members) => members.map(|(_, v)| count(v)).sum(),
@@ -266,45 +273,6 @@ pub trait CodecExt: Codec {
 }
 
 impl<C: Codec + ?Sized> CodecExt for C {}
-
-/// Why a codec could not encode a value.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum EncodeError {
-    /// The value's `Serialize` impl failed, or produced something JSON's
-    /// data model cannot hold (a non-string map key).
-    #[error("cannot serialize the value: {0}")]
-    Serialize(#[from] ToValueError),
-    /// The value nests deeper than the codec's limit.
-    #[error("value nests deeper than the limit of {limit}")]
-    DepthLimit {
-        /// The limit in force.
-        limit: usize,
-    },
-    /// The format cannot represent this value (for example CSV and a
-    /// nested object).
-    #[error("{format} cannot represent this value: {reason}")]
-    Unrepresentable {
-        /// The codec's format name.
-        format: String,
-        /// What it could not represent.
-        reason: String,
-    },
-    /// Writing to the output failed.
-    #[error("cannot write the encoded value")]
-    Io(#[source] io::Error),
-    /// A stream of rows for a codec that cannot write them as they come
-    /// holds more than [`RowWriter::collect_limit`](crate::RowWriter::collect_limit)
-    /// allows.
-    #[error(
-        "the rows to collect for a codec that cannot stream them pass the limit of {limit} bytes"
-    )]
-    CollectLimit {
-        /// The limit in force, in bytes as [`footprint`](crate::footprint)
-        /// estimates them.
-        limit: usize,
-    },
-}
 
 impl fmt::Debug for dyn Codec + '_ {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -21,15 +21,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::map::{INDEX_ABOVE, Key, KeyIndex, Shape};
-use crate::{Map, Number, Value};
-
-/// The default maximum nesting depth of arrays and objects: 128, the
-/// number `serde_json` uses for its recursion limit, which counts so that
-/// it rejects a 128th level (a value exactly 128 deep parses here, not in
-/// `serde_json`; the `json` fuzz target checks this is the only
-/// difference of depth).
-pub const DEFAULT_MAX_DEPTH: usize = 128;
+use crate::value::{DEFAULT_MAX_DEPTH, INDEX_ABOVE, Key, KeyIndex, Map, Number, Shape, Value};
 
 /// What to do when an object has the same key twice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -220,7 +212,7 @@ pub fn from_slice_with(bytes: &[u8], options: &ParseOptions) -> Result<Value, Pa
 /// key and none.
 ///
 /// ```
-/// use codec_core::ParseOptions;
+/// use codec_core::json::ParseOptions;
 ///
 /// let mut parser = ParseOptions::new().max_depth(8).parser();
 /// let first = parser.parse(br#"{"id": 1, "name": "a"}"#).unwrap();

@@ -26,7 +26,7 @@ use std::sync::Arc;
 
 use hashbrown::HashTable;
 
-use crate::Value;
+use super::Value;
 
 /// Maps with more members than this carry a hash index; smaller ones find
 /// a key by comparing it with each key in turn. Measured (`get` of every

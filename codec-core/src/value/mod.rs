@@ -1,17 +1,37 @@
-//! [`Value`]: the data model every codec renders.
+//! [`Value`], [`Map`] and [`Number`]: the data model every codec
+//! renders, and [`to_value`], which makes one from any `Serialize` type.
 
-use crate::{Map, Number};
+mod map;
+mod number;
+mod ser;
+
+pub(crate) use map::{INDEX_ABOVE, Key, KeyIndex, Shape};
+pub use map::{IntoIter as MapIntoIter, Iter as MapIter, Map};
+pub(crate) use number::scan_number;
+pub use number::{InvalidNumber, Number};
+pub(crate) use ser::TextCapture;
+#[doc(hidden)]
+pub use ser::{NUMBER_TOKEN, ORDERED_MAP_TOKEN};
+pub use ser::{ToValueError, key_to_string, to_value, write_key};
+
+/// The default maximum nesting depth of arrays and objects: 128, the
+/// number `serde_json` uses for its recursion limit, which counts so that
+/// it rejects a 128th level (a value exactly 128 deep parses here, not in
+/// `serde_json`; the `json` fuzz target checks this is the only
+/// difference of depth). [`to_value`], the JSON reader and writer and the
+/// codecs' readers all stop there unless told otherwise.
+pub const DEFAULT_MAX_DEPTH: usize = 128;
 
 /// Structured data, as a handler produces it: the one model every codec
 /// renders.
 ///
-/// Build one with [`crate::to_value`] from any `Serialize` type, or with
-/// [`crate::from_slice`] from JSON bytes; the `From` impls make small
+/// Build one with [`to_value`] from any `Serialize` type, or with
+/// [`from_slice`](crate::json::from_slice) from JSON bytes; the `From` impls make small
 /// values by hand.
 ///
-/// Nesting is bounded where values come from: [`crate::from_slice`],
-/// [`crate::to_value`] and the codecs' readers (markdown's too) stop at
-/// [`crate::DEFAULT_MAX_DEPTH`], so no value they build is too deep to drop
+/// Nesting is bounded where values come from: [`from_slice`](crate::json::from_slice),
+/// [`to_value`] and the codecs' readers (markdown's too) stop at
+/// [`DEFAULT_MAX_DEPTH`], so no value they build is too deep to drop
 /// (128 levels drop well within a tokio worker's 2 MiB stack), and every
 /// codec refuses to encode deeper values. A value built by hand deeper
 /// than the limit is the caller's: dropping (or cloning) it recurses, as
@@ -118,7 +138,7 @@ impl Value {
     /// `==` compares objects as sets of members (as `IndexMap`'s equality,
     /// which [`Map`] had before), so it cannot see a member moved; this
     /// is the comparison for what promises to keep order, as parsing
-    /// ([`crate::from_slice`]), [`crate::to_value`] and [`crate::Tape`]
+    /// ([`from_slice`](crate::json::from_slice)), [`to_value`] and [`crate::tape::Tape`]
     /// do, and for round trips. Numbers compare by text, as `==` does
     /// ([`Number`]): `1.10` is not `1.1`. Iterative, so it is safe on any
     /// value a caller built by hand.
