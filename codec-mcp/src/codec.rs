@@ -91,7 +91,7 @@ pub struct McpCodec {
     /// the markdown codec's budget, the same cut as its
     /// [`Codec::truncate`], made with the rows and items its writer
     /// counted as it wrote them instead of a second read of the whole
-    /// text (on event-logs, 6.2M of a result's 27M instructions).
+    /// text.
     text_budgeted: bool,
     structured_errors: bool,
     server_info: Option<Implementation>,
@@ -105,12 +105,11 @@ pub struct McpCodec {
 
 /// The length of the last text a codec rendered: after a small text, a
 /// new text's buffer starts a little above it, so a service's alike small
-/// results rarely grow it (grown from empty, nested-20's 8 KB of markdown
-/// was reallocated ten times, 1% of the result's instructions,
-/// callgrind). After a larger one it starts empty: its growth is a small
-/// part of the result, and a buffer sized ahead made nested-group's and
-/// event-logs' results 1-3% dearer (where the allocator then put it, each
-/// later growth copied it).
+/// results rarely grow it (grown from empty, a text of a few KB is
+/// reallocated about ten times). After a larger one it starts empty: its
+/// growth is a small part of the result, and a buffer sized ahead made
+/// large results dearer (where the allocator then put it, each later
+/// growth copied it).
 #[derive(Debug, Default)]
 struct LastLength(AtomicUsize);
 

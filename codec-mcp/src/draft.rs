@@ -1,11 +1,10 @@
 //! [`Draft`]: a result whose structured content still borrows the
 //! handler's value, so the codec writes it without copying the value.
 //!
-//! The copy is the expensive part of an owned result: on the 44 KB
-//! `github.json` benchmark dataset (release build, this machine), writing
-//! through an owned [`CallToolResult`] took about 190 µs and streaming a
-//! [`Draft`] about 130 µs, against 35 µs for the JSON codec alone and
-//! 53 µs for the markdown. [`Draft::write`] writes the members in the wire
+//! The copy is the expensive part of an owned result: writing through an
+//! owned [`CallToolResult`] copies the whole value before writing it,
+//! which costs more than encoding it as JSON.
+//! [`Draft::write`] writes the members in the wire
 //! order with codec-core's [`JsonObject`], and the structured content
 //! straight from its [`ValueView`]: a `&Value`, or the node of a tape of
 //! typed data, which never becomes a `Value` at all. Numbers keep their
