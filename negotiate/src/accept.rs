@@ -189,8 +189,8 @@ impl<'h> Elements<'h> {
     }
 
     /// Parses one element into `range`, which is reused from element to
-    /// element: moving a `Range` (over 300 bytes) per element cost a
-    /// fifth of the whole negotiation in the benchmark.
+    /// element: moving a `Range` (over 300 bytes) per element is a large
+    /// share of a negotiation's work.
     fn element(&mut self, range: &mut Range<'h>) -> Result<(), Skip> {
         let type_ = self.token()?;
         let subtype = if self.peek() == Some(b'/') {
