@@ -61,7 +61,7 @@ pub(crate) struct RowReader<R> {
     /// Line (1-based) and column (1-based, in characters) of
     /// `window[counted]`: the bytes from there to `start` are counted
     /// only when a position is needed or the window drops them ([`settle`],
-    /// in bulk: a count per row was 9% of a streamed render's profile).
+    /// in bulk, not a count per row).
     ///
     /// [`settle`]: RowReader::settle
     line: usize,
@@ -305,8 +305,8 @@ impl<R: Read> RowReader<R> {
                 // The end of the input: the parser says what is missing.
                 return Ok(at);
             }
-            // The bytes read so far, scanned in place (a call per byte
-            // cost a third of a streamed render's time).
+            // The bytes read so far, scanned in place, not with a call per
+            // byte.
             let window = &self.window[self.start + at..self.end];
             let mut i = 0;
             while let Some(&b) = window.get(i) {
@@ -442,8 +442,8 @@ impl<R: Read> RowReader<R> {
         let bytes = &self.window[self.counted..self.start];
         // Two counts that compile to vector loops; the search for the
         // last line break (a byte at a time) only when there is one: a
-        // compact file is one line, which it searched to the start (with
-        // the counts, 8.6% of the instructions of a streamed render).
+        // compact file is one line, which that search would read back to
+        // its start every time.
         let lines = count(bytes, |b| b == b'\n');
         let last = match lines {
             0 => None,
@@ -501,7 +501,7 @@ fn chars(bytes: &[u8]) -> usize {
 
 /// The bytes for which `is` holds, counted in a `u8` per 255 bytes: a
 /// vector loop of 32 bytes a step, where a `usize` count (`filter().count()`)
-/// widens every byte and cost ~5 instructions a byte.
+/// widens every byte.
 fn count(bytes: &[u8], is: impl Fn(u8) -> bool) -> usize {
     bytes
         .chunks(255)
