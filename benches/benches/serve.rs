@@ -7,8 +7,10 @@
 //! responses of 20 rows), throughput in bytes of the data's compact JSON.
 //!
 //! `cargo bench -p benches --bench serve -- --warm-up-time 1 --measurement-time 3`
-//! The interleaved figures of BENCHMARKS.md come from
-//! `cargo run -p benches --release --bin ratios -- 21 20 serve`.
+//! The same requests, interleaved round after round:
+//! `cargo run -p benches --release --bin ratios -- 21 20 serve`; in
+//! instructions and CPU time: `benches/serve-instructions.sh`,
+//! `benches/serve-cpu.sh`.
 
 use std::hint::black_box;
 
