@@ -95,6 +95,7 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), CliError> {
     let timeouts = Timeouts {
         header: args.header_timeout,
         idle: args.idle_timeout,
+        send: args.send_timeout,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -114,16 +115,26 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), CliError> {
             eprintln!("codec:   http://{addr}{}", document.path());
         }
         eprintln!(
-            "codec: at most {} responses at once; header timeout {}, idle timeout {}",
+            "codec: at most {} responses at once, {} connections per client; \
+             header timeout {}, idle timeout {}, send timeout {}",
             args.max_concurrent,
+            args.max_per_client,
             seconds(timeouts.header),
-            seconds(timeouts.idle)
+            seconds(timeouts.idle),
+            seconds(timeouts.send)
         );
         let stop = async {
             let _ = tokio::signal::ctrl_c().await;
             eprintln!("codec: stopping");
         };
-        connection::serve(listener, timeouts, move |r| handle(site.clone(), r), stop).await;
+        connection::serve(
+            listener,
+            timeouts,
+            args.max_per_client,
+            move |r| handle(site.clone(), r),
+            stop,
+        )
+        .await;
         Ok(())
     })?;
     // A first rendering still running on a blocking thread is abandoned.
