@@ -188,8 +188,7 @@ impl TextLimit {
     pub fn measure(&self, text: &str) -> usize {
         match &self.unit {
             // An ASCII text is as many chars as bytes, which a word-wise
-            // check finds sooner than the count (keyed's 54 KB markdown:
-            // 36k instructions counted, callgrind).
+            // check finds sooner than the count.
             Unit::Chars if text.is_ascii() => text.len(),
             Unit::Chars => text.chars().count(),
             Unit::Bytes => text.len(),
@@ -209,8 +208,7 @@ impl TextLimit {
     pub fn longest_prefix(&self, text: &str, budget: usize) -> usize {
         match &self.unit {
             // An ASCII prefix is one byte a char: checked a word at a
-            // time, where counting chars one by one was an eighth of an
-            // MCP result cut to 25,000 chars (keyed, callgrind).
+            // time, not by counting chars one by one.
             Unit::Chars if text.len() > budget && text.as_bytes()[..budget].is_ascii() => budget,
             Unit::Chars => nth_char_start(text, budget),
             Unit::Bytes => floor_char_boundary(text, budget),
@@ -534,9 +532,8 @@ where
         let note = limit.note(&omission);
         let size = match limit.unit {
             // Chars and bytes add up: the result's size is its parts',
-            // and the text is cut where it is, not copied (measuring and
-            // copying the kept part again was a fifth of cutting an MCP
-            // result's 54 KB text, keyed, callgrind).
+            // and the text is cut where it is, not measured and copied
+            // again.
             Unit::Chars | Unit::Bytes => {
                 let closing = cut.closing.as_ref().map_or(0, |c| limit.measure(c) + 1);
                 let blank = if cut.at > 0 || closing > 0 { 2 } else { 0 };
@@ -560,8 +557,7 @@ where
             close(&mut text, cut.closing.as_deref(), &note);
             // The cut text does not hold on to a large text's memory (a
             // 10 MB rendering cut to 25 KB). Below a megabyte it keeps
-            // it: shrinking a 200 KB text cost nested-group's MCP result
-            // 1.8% (callgrind), and the caller drops it soon.
+            // it: shrinking is a copy, and the caller drops it soon.
             if text.capacity() > SHRINK_ABOVE && text.capacity() > 4 * text.len() {
                 text.shrink_to_fit();
             }
@@ -663,12 +659,10 @@ pub fn truncate_plain(text: String, limit: &TextLimit) -> Truncation {
     })
 }
 
-/// `at`, or the char boundary before it, within `text`.
 /// The byte index where char `n` (from 0) of `text` starts, or its length
 /// when it has no more than `n` chars: `char_indices().nth(n)`, counting
-/// the bytes that start a char eight at a time. Decoding every char was
-/// 0.5M of the 0.96M instructions of cutting nested-group's MCP text
-/// (non-ASCII, 25,000 chars, callgrind).
+/// the bytes that start a char eight at a time, where decoding every char
+/// would be most of the work of cutting a long non-ASCII text.
 fn nth_char_start(text: &str, n: usize) -> usize {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let bytes = text.as_bytes();

@@ -92,8 +92,7 @@ pub(crate) fn placement<'v, V: ValueView<'v>>(label: Label<'_>, value: V) -> Pla
 /// once (a tape's kind is a lookup) asks its placement from it. Always
 /// inlined: the body asks it of every member that is not a plain scalar,
 /// and as a call (the compiler's choice with `#[inline]`) the kind it had
-/// just matched was matched again there: 3-6% of serving nested records
-/// as markdown (callgrind).
+/// just matched was matched again there.
 #[inline(always)]
 pub(crate) fn placement_of<'v, V: ValueView<'v>>(
     label: Label<'_>,

@@ -63,9 +63,8 @@ pub fn truncate(text: String, limit: &TextLimit) -> Truncation {
 /// [`truncate`], with the units of `text` when the writer recorded them
 /// as it wrote it ([`Units`]): the same cut, without reading the text
 /// again. Otherwise the text is scanned, only when it must be cut: most
-/// texts fit, and the scan reads every line (an MCP result of 20 rows,
-/// whose text fits, spent 8% of its instructions on it for tabular-20,
-/// 24% for nested-20; callgrind).
+/// texts fit, and the scan reads every line, a real share of a small
+/// result's work.
 fn cut(text: String, limit: &TextLimit, mut units: Option<Units>) -> Truncation {
     truncate_with(text, limit, |text, budget| {
         let end = limit.longest_prefix(text, budget);
@@ -101,11 +100,10 @@ pub(crate) fn apply_budget(
         Ok(text) => {
             let text = cut(text, limit, units).text;
             // A cut text that fills a quarter of its buffer is handed back
-            // as it is (copying keyed's 25 KB into a new buffer was 1.4% of
-            // its MCP result); a smaller one is copied, so that the large
-            // buffer is freed now, not with the text (event-logs' 497 KB
-            // kept to the end of its result made the allocator copy the
-            // next ones as they grew, +1.4%; callgrind). Above 1 MB the
+            // as it is, not copied; a smaller one is copied, so that the
+            // large buffer is freed now, not with the text (a large buffer
+            // kept to the end of the result made the allocator copy the
+            // next ones as they grew). Above 1 MB the
             // frame has already shrunk such a text (`truncate_with`, by
             // the same four-times rule), so what is copied here is small.
             if start == 0 && text.capacity() <= 4 * text.len() {
@@ -126,16 +124,16 @@ pub(crate) fn apply_budget(
 /// writes a rendering of the default profile (every row and item it
 /// writes is a line or a fenced item that the scan reads as that unit;
 /// `tests/codec_md/budget.rs` checks that both give the same cut, and the unit
-/// tests that they give the same units): on event-logs' 497 KB rendering,
-/// cut to 25,000 chars in an MCP result, the scan was 6.2M of the
-/// result's 27M instructions (callgrind).
+/// tests that they give the same units). Recording them spares reading a
+/// large rendering again, which cost a large share of an MCP result cut
+/// to 25,000 chars.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Units {
     /// The end of each unit, in text order: the byte index its last line
     /// ends at (before the line feed), shifted left one, and 1 in the low
     /// bit for a row. Eight bytes a unit, where an [`End`] is 24: the
     /// writer records every unit of a text that mostly fits, and growing
-    /// a vector of `End`s was half of what that cost (analytics).
+    /// a vector three times as wide was much of what that cost.
     ends: Vec<u64>,
     rows: usize,
     items: usize,
@@ -175,8 +173,8 @@ impl Units {
     /// No unit yet: only the empty cut, at 0.
     pub(crate) fn new() -> Units {
         // Room for a small response's units at once: growing from one
-        // end was a third of what the writer's count cost on
-        // nested-config's 1.8 KB (callgrind).
+        // end would be much of what the writer's count costs on a small
+        // document.
         Units {
             ends: Vec::with_capacity(128),
             rows: 0,
@@ -353,8 +351,8 @@ impl Iterator for Lines<'_> {
         }
         let start = self.at;
         let bytes = self.text.as_bytes();
-        // memchr's vector search: `str::find` was a third of the scan
-        // (nested-group's MCP text, 16k lines: 167 instructions a line).
+        // memchr's vector search, far cheaper per line than
+        // `str::find`.
         let newline = memchr::memchr(b'\n', &bytes[start..]).map(|i| start + i);
         self.at = newline.map_or(bytes.len(), |i| i + 1);
         let mut end = newline.unwrap_or(bytes.len());

@@ -104,9 +104,6 @@ static ESCAPE: [u8; 256] = {
 /// characters are looked at further, when `E` may escape one. Writing an
 /// escape is out of line ([`write_escape`]): in
 /// the loop, its registers pushed the table's address out of one.
-/// Measured with cachegrind, encoding the github dataset's `Value` takes
-/// 411k instructions this way, 543k with the escape in the loop, and
-/// 467k with codec-json's previous writer.
 ///
 /// A string over [`LONG`] bytes is written out of line
 /// ([`write_long_str`]); with JSON's own escapes only (an MCP result's
@@ -125,9 +122,8 @@ pub(crate) fn write_str<E: JsonEscapes>(out: &mut Vec<u8>, s: &str, escapes: E) 
 const LONG: usize = 256;
 
 /// [`write_str`] of a long string (a markdown text in an MCP result), out
-/// of line: the writer inlined at every call stays the short strings'
-/// (out of line alone, the long ones keeping the indexed scan, took
-/// 0.5%-1.5% off negotiated JSON, callgrind).
+/// of line: the writer inlined at every call stays small, the short
+/// strings', and the long ones keep the indexed scan.
 #[inline(never)]
 fn write_long_str<E: JsonEscapes>(out: &mut Vec<u8>, s: &str, escapes: E) {
     if !E::ASCII && !E::NON_ASCII {
@@ -214,11 +210,9 @@ fn write_str_here<E: JsonEscapes, const LONG_SCAN: bool>(out: &mut Vec<u8>, s: &
     let scan = (!E::ASCII && !E::NON_ASCII) || E::ASCII_ESCAPED.is_some();
     while i < bytes.len() {
         if scan {
-            // While none of eight bytes needs a look. In time, one byte at
-            // a time was 60% of serving github.json and 1.26x serde_json's
-            // serializer (perf, on the 2-core machine); in instructions it
-            // was at par. With codec-md's escapes (JSON cells, fences) it
-            // was a third of a dense rendering of nested (callgrind).
+            // While none of eight bytes needs a look: a byte-at-a-time
+            // loop was most of the time of writing a string, with JSON's
+            // escapes and with codec-md's (JSON cells, fences) alike.
             let found = match LONG_SCAN {
                 true => scan_indexed::<E>(bytes, &mut i),
                 false => scan_sliced::<E>(bytes, &mut i),
@@ -228,8 +222,8 @@ fn write_str_here<E: JsonEscapes, const LONG_SCAN: bool>(out: &mut Vec<u8>, s: &
                 if escape != __ && escape != UU {
                     // `\n`, `\"` and the other short escapes, written here:
                     // a markdown text in an MCP result has one a line, and
-                    // the call to `write_escape` for each was a third of
-                    // escaping it (analytics, callgrind).
+                    // a call to `write_escape` for each would cost more
+                    // than the escape.
                     out.extend_from_slice(&bytes[start..i]);
                     out.extend_from_slice(&[b'\\', escape]);
                     i += 1;
@@ -242,8 +236,8 @@ fn write_str_here<E: JsonEscapes, const LONG_SCAN: bool>(out: &mut Vec<u8>, s: &
                 // last eight (the bytes before `i` it shares passed one,
                 // unless one was flagged and needed nothing), or of the
                 // whole string padded with a plain byte, instead of a
-                // lookup per byte. Keys are short: keyed.json's JSON spent
-                // 1.10x serde_json's instructions, a third in this tail.
+                // lookup per byte. Keys are short, so this tail is a large
+                // share of writing them.
                 if bytes.len() - i < 8 && attention_mask::<E>(last_word(bytes)) == 0 {
                     break;
                 }
@@ -287,10 +281,9 @@ fn scan_indexed<E: JsonEscapes>(bytes: &[u8], i: &mut usize) -> bool {
 }
 
 /// [`scan_indexed`], walking a slice: one comparison per chunk, but more
-/// to set up and to finish. Short strings (keys, values) took 1-5% fewer
-/// instructions to write as JSON this way (callgrind, the JSON route);
-/// a markdown text, with a line feed to escape every 20-odd bytes, took
-/// 6% more.
+/// to set up and to finish. It suits short strings (keys, values); a
+/// markdown text, with a line feed to escape every 20-odd bytes, is
+/// cheaper with the indexed scan.
 #[inline(always)]
 fn scan_sliced<E: JsonEscapes>(bytes: &[u8], i: &mut usize) -> bool {
     let mut rest = bytes.get(*i..).unwrap_or_default();

@@ -54,9 +54,9 @@ impl<'a, E: JsonEscapes> Serializer<'a, E> {
         })
     }
 
-    /// An integer's text, formatted at its own width (as serde_json does:
-    /// widening a `u32` to format it as a `u64` cost tabular 8% of its
-    /// time against serde_json's 6%, perf).
+    /// An integer's text, formatted at its own width, as serde_json does:
+    /// widening a `u32` to format it as a `u64` makes the formatting
+    /// slower.
     #[inline]
     fn integer<I: itoa::Integer>(self, v: I) -> Result<()> {
         self.out

@@ -6,11 +6,8 @@
 //! A tape already holds its events in the order JSON writes them
 //! (a container's header, then its keys and values), so this writer reads
 //! them front to back and keeps only the open containers on a stack: the
-//! same bytes, the same depth limit and error. The structured content of
-//! an MCP result of typed tabular took 5.42M instructions through the
-//! generic walk and takes 4.99M this way (callgrind), three fifths of it
-//! escaping strings; the whole negotiated JSON route, through the
-//! static serializer, takes 4.19M.
+//! same bytes, the same depth limit and error, with less work per node
+//! (an MCP result's structured content is written this way).
 
 use super::{JsonEscapes, JsonWriter};
 use crate::error::EncodeError;
@@ -127,14 +124,14 @@ const KEY_SLOTS: usize = 32;
 
 /// A member's key and the colon after it, as JSON: a struct's field
 /// names, few and repeated on every row, are written as strings the
-/// first time each comes and copied from there after (a key written as a
-/// string each time was 1.3M of the 5.0M instructions of typed tabular's
-/// structured content), any other key as a string.
+/// first time each comes and copied from there after (writing and
+/// escaping them each time is a large share of a table's JSON), any
+/// other key as a string.
 ///
 /// A fixed table, not one entry per static key of the tape: a node is
 /// often a small part of a large tape (a dense table's cell), and sizing
-/// the table by the tape made writing every cell cost the whole tape's
-/// keys (nested, dense: 12.5M -> 28.4M instructions a rendering).
+/// the table by the tape would make writing every cell cost the whole
+/// tape's keys.
 struct Keys<'w, E> {
     writer: &'w JsonWriter<E>,
     tape: &'w Tape,
@@ -183,9 +180,8 @@ impl<'w, E: JsonEscapes> Keys<'w, E> {
 /// Writes an unsigned integer: one under 100 as its digits, with no
 /// `itoa` and no `memcpy` call for one or two bytes; no container opened.
 /// Here, not in [`NumberView::write_to`], which the markdown writers
-/// share: there it made the default profile faster than the dense one by
-/// more than its own gain (tabular-20's dense ÷ default 1.592x -> 1.609x)
-/// and event-logs' and github's results 0.5% dearer (callgrind).
+/// share: there it sped up the default profile more than the dense one,
+/// and made some MCP results dearer.
 #[inline]
 fn small_or_number(out: &mut Vec<u8>, v: u64) -> Option<(u32, bool)> {
     match v {

@@ -88,16 +88,15 @@ fn static_slot(address: usize, len: usize) -> usize {
 /// A hash table (linear probing), not a slot per address. A name's slot
 /// comes from its address, which moves with every build of the program;
 /// with a slot per address, some builds put two of a struct's fields in
-/// one (two of six builds measured here), each row then recorded both
-/// names again, the list of names grew a row at a time, and the JSON
-/// writer's memory of them (by index) missed: MCP on nested-group 6.6%
-/// slower.
+/// one, each row then recorded both names again, the list of names grew
+/// a row at a time, and the JSON writer's memory of them (by index)
+/// missed: the speed of the same source changed from build to build.
 type StaticSlots = [(usize, u32, u32); STATIC_SLOTS];
 
 /// A [`StaticSlots`] table, kept empty by each thread for its next tape:
-/// a new one was 2 KB to clear on every response (2.1k instructions of
-/// a one-row response's 19k through codec-md, callgrind), where a tape
-/// fills a few slots and empties just those.
+/// a new one would be 2 KB to clear on every response, a real share of a
+/// small one's work, where a tape fills a few slots and empties just
+/// those.
 struct StaticCache(Box<StaticSlots>);
 
 thread_local! {
@@ -810,8 +809,8 @@ impl ser::SerializeStruct for Object<'_> {
     type Error = ToValueError;
 
     // Always inlined, into each struct's `Serialize`: as a call per field
-    // (the compiler's choice with `#[inline]`) it was 9-14% of serving a
-    // response as markdown (callgrind), the call itself and what the
+    // (the compiler's choice with `#[inline]`) it was a large share of
+    // serving a response as markdown, the call itself and what the
     // field's name, known where the struct is, no longer told the code
     // that records it.
     #[inline(always)]

@@ -51,8 +51,8 @@ pub struct Tape {
     /// Every string, key and number text, end to end.
     text: String,
     /// Struct field names (and enum variant names), kept by reference:
-    /// copying them into `text` was a tenth of recording a tape of flat
-    /// records (tabular: 1.1M of 9.2M instructions, callgrind).
+    /// copying them into `text` would cost a copy per field of every
+    /// record.
     statics: Vec<&'static str>,
     /// How deeply containers nest, as [`Value::depth`] counts.
     depth: usize,
@@ -209,10 +209,9 @@ impl Tape {
 }
 
 /// A tape's buffers, which each thread keeps, empty, for its next tape:
-/// growing them from nothing on every response was a tenth of the
-/// instructions of a small one (tabular-20 through codec-md: 9.7k of
-/// 97k, callgrind), as parsing found for its buffers. Past [`KEEP`] bytes,
-/// a buffer is shrunk before it is kept.
+/// growing them from nothing on every response is a real share of a
+/// small one's work, as it is for the parser's buffers. Past [`KEEP`]
+/// bytes, a buffer is shrunk before it is kept.
 type Buffers = (Vec<Event>, String, Vec<&'static str>);
 
 /// The most bytes each of a tape's buffers keeps between tapes.

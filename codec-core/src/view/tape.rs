@@ -66,8 +66,7 @@ impl<'t> ValueView<'t> for TapeNode<'t> {
     }
 
     /// Read off the events (the provided method walks views on a stack
-    /// it allocates: a tenth of a dense rendering of nested-20, whose
-    /// rows each hold an array as a JSON cell, callgrind).
+    /// it allocates, once for every JSON cell of a dense table).
     fn depth(self) -> usize {
         self.tape.depth_at(self.at)
     }

@@ -129,8 +129,7 @@ fn is_plain_char(s: &str, at: usize) -> bool {
 
 /// Where the first eight-byte chunk of `bytes` with a byte marked in
 /// `table` starts: most strings have none, and a chunk is tested with no
-/// branch per byte (the byte-by-byte search was a tenth of rendering
-/// nested records, callgrind).
+/// branch per byte.
 #[inline]
 pub(super) fn first_marked(bytes: &[u8], table: &[bool; 256]) -> Option<usize> {
     let mut chunks = bytes.chunks_exact(8);
@@ -253,8 +252,8 @@ pub(super) fn write_str(out: &mut Vec<u8>, s: &str, context: Context) {
 /// string is plain, or plain but for line feeds inside it and holding no
 /// autolink trigger (lines of text, a stack trace in a dense cell), or
 /// escaped. One pass over its marked part says which of the first two it
-/// is (a string with a line feed was looked at twice, once to find it not
-/// plain and once to find it plain but for its line feeds, callgrind).
+/// is, rather than one pass to find it not plain and another to find it
+/// plain but for its line feeds.
 fn write_loose_str(out: &mut Vec<u8>, s: &str, context: Context) {
     let bytes = s.as_bytes();
     let plain = plain_edges(bytes, false)
@@ -326,8 +325,8 @@ fn write_line_feeds_as_refs(out: &mut Vec<u8>, s: &str) {
 /// The same keys come back on every row of a list of records, and a
 /// struct's field names (on a tape, or in a `Value` built from structs) or
 /// a parsed object's shared key list keep one address: a key at an
-/// address known to be plain is copied without looking at its bytes again
-/// (event-logs: the key scans were an eighth of the rendering).
+/// address known to be plain is copied without looking at its bytes
+/// again.
 #[derive(Debug, Default)]
 pub(super) struct KeyWriter {
     /// Keys known to be plain ([`KeyTable`]).
@@ -419,12 +418,12 @@ pub(super) fn write_json_line(out: &mut Vec<u8>, json: &str) {
 /// trigger either.
 /// `is_plain` says no to every line with a `[` or a character never
 /// written raw, and
-/// this yes to most JSON (nested-config: its paragraph's escaping was a
-/// quarter of its dense rendering, callgrind).
+/// this yes to most JSON, which then needs no escaping pass (a document
+/// written as JSON is one such paragraph).
 /// One pass: the bytes of [`JSON_MARKED`] are looked at, from the first
 /// chunk that has one (a `(` after a `]`, an `_` but intraword, a
-/// character never raw; the 1.8 KB paragraph of nested-config was read
-/// three times, a quarter of its dense rendering, callgrind).
+/// character never raw), rather than reading the paragraph once per
+/// rule.
 fn is_quiet_json(json: &str) -> bool {
     let bytes = json.as_bytes();
     if !(matches!(bytes.first(), Some(b'{' | b'[')) && matches!(bytes.last(), Some(b'}' | b']'))) {
@@ -485,9 +484,8 @@ pub(super) fn write_list_in<'a>(
     line_start: bool,
 ) {
     // Most lists are plain: written as they are read, each item looked
-    // at once, and taken back at the first that is not (two passes, one
-    // to check and one to write, were 300 instructions an item on
-    // nested-config, callgrind).
+    // at once, and taken back at the first that is not, rather than two
+    // passes, one to check and one to write.
     let start = out.len();
     let mut first = true;
     let plain = items.clone().all(|item| {
