@@ -23,7 +23,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::task::{Context, Poll, ready};
 
 use axum::body::Body;
-use axum::http::header::CONTENT_LENGTH;
 use axum::http::uri::PathAndQuery;
 use axum::http::{Request, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
@@ -36,6 +35,7 @@ use crate::headers::{Representation, RequestFacts, ResponseHeaders};
 use crate::negotiator::Negotiator;
 use crate::outcome::{Choice, Selection};
 use crate::refusal::{Refusal, encode_failure, plain_text};
+use crate::respond;
 use crate::stream::NegotiatedStream;
 
 /// A handler's data, to be encoded by the negotiated codec.
@@ -440,6 +440,8 @@ fn select(negotiator: &Negotiator, decision: Decision) -> Result<Selection<'_>, 
     })
 }
 
+/// The response of a handler's data: the negotiated codec's body of it,
+/// finished by the one function every negotiated response goes through.
 fn finish(
     shared: &Shared,
     decision: Decision,
@@ -453,28 +455,24 @@ fn finish(
         Err(refused) => return refused,
     };
     let mut body = Vec::with_capacity(shared.body_capacity());
-    match data.encode(&**selection.codec(), &mut body) {
-        Ok(()) => {
-            shared.last_body.store(body.len(), Ordering::Relaxed);
-            let (mut parts, _) = response.into_parts();
-            parts.headers.remove(CONTENT_LENGTH);
-            selection.apply_headers(&mut parts.headers);
-            if let (Some(headers), Some(request)) = (&shared.headers, facts) {
-                let representation = headers.describe(&selection, &body);
-                headers.apply(
-                    negotiator,
-                    &request,
-                    &selection,
-                    &representation,
-                    &mut parts,
-                );
-                if parts.status == StatusCode::NOT_MODIFIED {
-                    body = Vec::new();
-                }
-            }
-            Response::from_parts(parts, Body::from(body))
+    if let Err(error) = data.encode(&**selection.codec(), &mut body) {
+        return encode_failure(selection.format(), &error).map(Body::from);
+    }
+    shared.last_body.store(body.len(), Ordering::Relaxed);
+    let (parts, _) = response.into_parts();
+    match (&shared.headers, facts) {
+        (Some(headers), Some(request)) => {
+            let representation = headers.describe(&selection, &body);
+            headers.respond(
+                negotiator,
+                &request,
+                &selection,
+                &representation,
+                parts,
+                Body::from(body),
+            )
         }
-        Err(error) => encode_failure(selection.format(), &error).map(Body::from),
+        _ => respond::build(&selection, parts, Body::from(body), None),
     }
 }
 
@@ -493,19 +491,17 @@ fn finish_stream(
         Ok(selection) => selection,
         Err(refused) => return refused,
     };
-    let (mut parts, _) = response.into_parts();
-    parts.headers.remove(CONTENT_LENGTH);
-    selection.apply_headers(&mut parts.headers);
-    if let (Some(headers), Some(request)) = (&shared.headers, facts) {
-        let representation = Representation::streamed();
-        headers.apply(
+    let (parts, _) = response.into_parts();
+    let body = Body::new(rows.into_body(Arc::clone(selection.codec())));
+    match (&shared.headers, facts) {
+        (Some(headers), Some(request)) => headers.respond(
             negotiator,
             &request,
             &selection,
-            &representation,
-            &mut parts,
-        );
+            &Representation::streamed(),
+            parts,
+            body,
+        ),
+        _ => respond::build(&selection, parts, body, None),
     }
-    let body = rows.into_body(Arc::clone(selection.codec()));
-    Response::from_parts(parts, Body::new(body))
 }

@@ -2,12 +2,14 @@
 //! request's URI and headers, and the 200 answer with the chosen codec's
 //! body and `Content-Type` (refusals answer in `refusal.rs`).
 
-use http::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderValue, USER_AGENT};
-use http::{Request, Response, Uri};
+use http::header::{ACCEPT, CONTENT_LENGTH, CONTENT_TYPE, HeaderMap, HeaderValue, USER_AGENT};
+use http::response::Parts;
+use http::{Request, Response, StatusCode, Uri};
 use serde::Serialize;
 
 use codec_core::CodecExt;
 
+use crate::headers::{Representation, RequestFacts, ResponseHeaders};
 use crate::negotiator::Negotiator;
 use crate::outcome::{Outcome, Selection};
 use crate::refusal::{UnknownFormat, encode_failure};
@@ -131,8 +133,52 @@ impl Selection<'_> {
 
     /// A 200 response with `body`, already encoded by the chosen codec.
     pub(crate) fn response(&self, body: Vec<u8>) -> Response<Vec<u8>> {
-        let mut response = Response::new(body);
-        self.apply_headers(response.headers_mut());
-        response
+        let (parts, ()) = Response::new(()).into_parts();
+        build(self, parts, body, None)
     }
+}
+
+/// What a [`ResponseHeaders`] policy adds to a response, with what it
+/// reads: the negotiator (for the `Link` alternates), the request and the
+/// body's [`Representation`].
+pub(crate) struct Policy<'a> {
+    pub(crate) headers: &'a ResponseHeaders,
+    pub(crate) negotiator: &'a Negotiator,
+    pub(crate) request: &'a RequestFacts,
+    pub(crate) representation: &'a Representation,
+}
+
+/// The response of `selection` with `body`, written by its codec: every
+/// negotiated response is finished here, buffered or streamed, by the axum
+/// layer, [`Selection::respond`] and [`ResponseHeaders::respond`] (which
+/// `codec serve` calls).
+///
+/// `parts` are what the handler set (a status, headers) or a new `200`.
+/// Their `Content-Length` is dropped, as it described another body;
+/// `Content-Type` and `Vary` are set ([`Selection::apply_headers`]), then
+/// the policy's headers when there is one. A `304 Not Modified` gets an
+/// empty body.
+pub(crate) fn build<B: Default>(
+    selection: &Selection<'_>,
+    mut parts: Parts,
+    body: B,
+    policy: Option<Policy<'_>>,
+) -> Response<B> {
+    parts.headers.remove(CONTENT_LENGTH);
+    selection.apply_headers(&mut parts.headers);
+    if let Some(policy) = policy {
+        policy.headers.apply(
+            policy.negotiator,
+            policy.request,
+            selection,
+            policy.representation,
+            &mut parts,
+        );
+    }
+    let body = if parts.status == StatusCode::NOT_MODIFIED {
+        B::default()
+    } else {
+        body
+    };
+    Response::from_parts(parts, body)
 }
