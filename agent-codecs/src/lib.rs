@@ -110,10 +110,17 @@
 
 mod standard;
 
-// The README's Rust blocks, compiled and run as doctests of this crate.
+// The Rust blocks of the crate's README (its registry page) and of the
+// repository's README, compiled and run as doctests of this crate. The
+// repository's README is not in the published package: its doctests run
+// from the workspace only.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
-struct ReadmeDoctests;
+struct RepositoryReadmeDoctests;
 
 pub use codec_core as core;
 #[cfg(feature = "html")]

@@ -67,6 +67,8 @@ pub struct Standard {
     mcp_text_limit: Option<Option<TextLimit>>,
     #[cfg(feature = "html")]
     title: String,
+    /// Codecs added by [`Standard::codec`], after the standard ones.
+    added: Vec<Arc<dyn Codec>>,
 }
 
 /// Why the standard negotiator could not be built: the options of one of
@@ -114,6 +116,7 @@ impl Standard {
             mcp_text_limit: None,
             #[cfg(feature = "html")]
             title: "Response".to_owned(),
+            added: Vec::new(),
         }
     }
 
@@ -263,8 +266,49 @@ impl Standard {
         self
     }
 
+    /// Adds a codec of your own (a CSV writer, say) after the standard
+    /// ones, keeping everything else the standard gives: the
+    /// `text/x-markdown` and `text/plain` aliases, the agent policy, the
+    /// response headers. It is served for its media type and its format
+    /// name (`?format=csv`); `*/*` and a missing `Accept` still get the
+    /// first standard codec. Codecs added are kept in the order added; a
+    /// format name that is already taken makes [`Standard::build`] fail.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    ///
+    /// use agent_codecs::{Codec, MediaType, Value};
+    /// use agent_codecs::core::EncodeError;
+    ///
+    /// /// Writes a value's debug form: a stand-in for a real codec.
+    /// struct Debug(MediaType);
+    /// impl Codec for Debug {
+    ///     fn format(&self) -> &str { "debug" }
+    ///     fn media_type(&self) -> &MediaType { &self.0 }
+    ///     fn encode_value(&self, v: &Value, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    ///         out.extend_from_slice(format!("{v:?}").as_bytes());
+    ///         Ok(())
+    ///     }
+    /// }
+    ///
+    /// let negotiator = agent_codecs::standard()
+    ///     .codec(Arc::new(Debug(MediaType::from_static("text/x-debug"))))
+    ///     .build()
+    ///     .unwrap();
+    /// let chosen = negotiator.negotiate(Some("text/x-debug")).into_result().unwrap();
+    /// assert_eq!(chosen.format(), "debug");
+    /// // The standard's aliases are still there.
+    /// let chosen = negotiator.negotiate(Some("text/plain")).into_result().unwrap();
+    /// assert_eq!(chosen.format(), "md");
+    /// ```
+    pub fn codec(mut self, codec: Arc<dyn Codec>) -> Standard {
+        self.added.push(codec);
+        self
+    }
+
     /// The codecs, in the server's order of preference: JSON, markdown,
-    /// the HTML page (when on), MCP.
+    /// the HTML page (when on), MCP, then those added by
+    /// [`Standard::codec`].
     ///
     /// # Errors
     ///
@@ -292,6 +336,7 @@ impl Standard {
         if self.mcp {
             codecs.push(Arc::new(self.mcp_codec()?));
         }
+        codecs.extend(self.added.iter().cloned());
         if codecs.is_empty() {
             return Err(SetupError::NoCodecs);
         }
@@ -436,6 +481,8 @@ impl fmt::Debug for Standard {
             .field("mcp_structured", &self.mcp_structured)
             .field("mcp_text", &self.mcp_text)
             .field("mcp_text_limit", &self.mcp_text_limit);
+        let added: Vec<&str> = self.added.iter().map(|codec| codec.format()).collect();
+        debug.field("added", &added);
         debug.finish()
     }
 }

@@ -281,6 +281,17 @@ pub(crate) struct ServeArgs {
     /// reading a response).
     #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = duration)]
     pub(crate) idle_timeout: Duration,
+    /// A connection whose response has bytes waiting that the client has
+    /// not taken for this long is closed: a client that stops reading, or
+    /// reads so slowly that the socket's buffer never drains, does not
+    /// keep its connection (and what it holds) until the idle timeout.
+    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = duration)]
+    pub(crate) send_timeout: Duration,
+    /// Connections open at once from one IP address; a connection beyond
+    /// it is answered `503 Service Unavailable` and closed, so that one
+    /// client cannot take the server's connections from the others.
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = at_least_one)]
+    pub(crate) max_per_client: usize,
     /// Also serve symbolic links that lead outside DIR (by default they are
     /// skipped with a warning; links that stay inside DIR are served).
     #[arg(long)]

@@ -16,13 +16,15 @@ mod transport;
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use codec_core::{TextLimit, Value, json::JsonWriter, truncate::Omission};
 use codec_mcp::{ContentBlock, McpCodec, McpCodecBuilder, ProtocolVersion};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, Implementation,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    InitializeRequestParams, InitializeResult, ListToolsResult, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig,
 };
 use rmcp::service::{RequestContext, RoleServer, ServerInitializeError};
 use rmcp::{ServerHandler, ServiceExt};
@@ -125,6 +127,8 @@ struct State {
     summary: bool,
     /// The revisions answered, oldest first.
     versions: Vec<ProtocolVersion>,
+    /// Whether `initialize` was answered: a session is initialized once.
+    initialized: AtomicBool,
 }
 
 impl Server {
@@ -159,6 +163,7 @@ impl Server {
             summary: args.codec.mcp_text == "summary",
             library,
             versions,
+            initialized: AtomicBool::new(false),
         })))
     }
 
@@ -418,6 +423,23 @@ impl ServerHandler for Server {
                 .filter_map(|v| serde_json::from_value(v.as_str().into()).ok())
                 .collect(),
         )
+    }
+
+    /// The handshake, once: a second `initialize` is an invalid request
+    /// (the lifecycle has one initialization phase).
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        if self.0.initialized.swap(true, Ordering::Relaxed) {
+            return Err(ErrorData::invalid_request(
+                "Invalid Request: the session is already initialized",
+                None,
+            ));
+        }
+        context.peer.set_peer_info(request.clone());
+        self.negotiate_initialize(&request)
     }
 
     async fn list_tools(

@@ -95,6 +95,7 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), CliError> {
     let timeouts = Timeouts {
         header: args.header_timeout,
         idle: args.idle_timeout,
+        send: args.send_timeout,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -114,16 +115,26 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), CliError> {
             eprintln!("codec:   http://{addr}{}", document.path());
         }
         eprintln!(
-            "codec: at most {} responses at once; header timeout {}, idle timeout {}",
+            "codec: at most {} responses at once, {} connections per client; \
+             header timeout {}, idle timeout {}, send timeout {}",
             args.max_concurrent,
+            args.max_per_client,
             seconds(timeouts.header),
-            seconds(timeouts.idle)
+            seconds(timeouts.idle),
+            seconds(timeouts.send)
         );
         let stop = async {
             let _ = tokio::signal::ctrl_c().await;
             eprintln!("codec: stopping");
         };
-        connection::serve(listener, timeouts, move |r| handle(site.clone(), r), stop).await;
+        connection::serve(
+            listener,
+            timeouts,
+            args.max_per_client,
+            move |r| handle(site.clone(), r),
+            stop,
+        )
+        .await;
         Ok(())
     })?;
     // A first rendering still running on a blocking thread is abandoned.
@@ -306,30 +317,28 @@ async fn respond(site: &Arc<Site>, request: &Parts) -> (Response<SharedBody>, Op
         })
     }
     .await;
-    let header = HeaderValue::from_str(content_type.as_str())
-        .unwrap_or(HeaderValue::from_static("application/octet-stream"));
     let len = bytes.len();
-    let response = with_headers(StatusCode::OK, header, len, SharedBody::empty());
-    let (mut parts, _) = response.into_parts();
-    // `Vary` as the axum layer has it: `User-Agent` too, as the agent
-    // policy reads it.
-    selection.apply_headers(&mut parts.headers);
-    if let Some(representation) = &described {
-        let facts = RequestFacts::new(&request.method, &request.uri, &request.headers);
-        site.headers.apply(
-            &site.negotiator,
-            &facts,
-            &selection,
-            representation,
-            &mut parts,
-        );
+    let facts = RequestFacts::new(&request.method, &request.uri, &request.headers);
+    // The library's closing sequence, as the axum layer runs it:
+    // `Content-Type`, `Vary` (`User-Agent` too, as the agent policy reads
+    // it), the `ETag` and `304`, `Link`, the token count.
+    let (parts, ()) = Response::new(()).into_parts();
+    let mut response = site.headers.respond(
+        &site.negotiator,
+        &facts,
+        &selection,
+        &described.unwrap_or_else(Representation::streamed),
+        parts,
+        SharedBody::holding(bytes, slot),
+    );
+    // A 304 sends no body (its slot of the work bound was given back
+    // with the body it dropped), so it has no length.
+    if response.status() != StatusCode::NOT_MODIFIED {
+        response
+            .headers_mut()
+            .insert(header::CONTENT_LENGTH, HeaderValue::from(len));
     }
-    // A 304 sends no body, and gives its slot of the work bound back now.
-    let body = match parts.status {
-        StatusCode::NOT_MODIFIED => SharedBody::empty(),
-        _ => SharedBody::holding(bytes, slot),
-    };
-    (Response::from_parts(parts, body), Some(content_type))
+    (response, Some(content_type))
 }
 
 /// A streamed document's response: its rows read from its file and
@@ -414,22 +423,17 @@ fn stream(
         rows = rows.member(key);
     }
     let body = rows.into_body(Arc::clone(selection.codec()));
-    let mut response = Response::new(SharedBody::streaming(body, slot));
-    let (mut parts, body) = {
-        let headers = response.headers_mut();
-        headers.insert(header::VARY, HeaderValue::from_static("Accept"));
-        response.into_parts()
-    };
-    selection.apply_headers(&mut parts.headers);
     let facts = RequestFacts::new(&request.method, &request.uri, &request.headers);
-    site.headers.apply(
+    let (parts, ()) = Response::new(()).into_parts();
+    let response = site.headers.respond(
         &site.negotiator,
         &facts,
         &selection,
         &Representation::streamed(),
-        &mut parts,
+        parts,
+        SharedBody::streaming(body, slot),
     );
-    (Response::from_parts(parts, body), Some(content_type))
+    (response, Some(content_type))
 }
 
 /// Why the `Host` header makes the request invalid (RFC 9112 §3.2: a

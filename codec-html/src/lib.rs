@@ -77,6 +77,12 @@
 //! ```
 #![deny(missing_docs)]
 
+// The README's Rust blocks (the crate's registry page), compiled and run
+// as doctests of this crate.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 mod codec;
 mod escape;
 mod page;

@@ -47,6 +47,12 @@
 //! [`JsonWriter`]: codec_core::json::JsonWriter
 #![deny(missing_docs)]
 
+// The README's Rust blocks (the crate's registry page), compiled and run
+// as doctests of this crate.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 mod codec;
 
 pub use codec::{JsonCodec, JsonCodecBuilder};

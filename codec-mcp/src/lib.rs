@@ -155,6 +155,12 @@
 //! [`Codec`]: codec_core::Codec
 #![deny(missing_docs)]
 
+// The README's Rust blocks (the crate's registry page), compiled and run
+// as doctests of this crate.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 mod codec;
 mod draft;
 mod options;

@@ -23,9 +23,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::task::{Context, Poll, ready};
 
 use axum::body::Body;
-use axum::http::header::CONTENT_LENGTH;
+use axum::http::header::ACCEPT;
 use axum::http::uri::PathAndQuery;
-use axum::http::{Request, StatusCode, Uri};
+use axum::http::{HeaderMap, HeaderValue, Request, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use codec_core::{Codec, CodecExt, EncodeError};
 use serde::Serialize;
@@ -36,6 +36,7 @@ use crate::headers::{Representation, RequestFacts, ResponseHeaders};
 use crate::negotiator::Negotiator;
 use crate::outcome::{Choice, Selection};
 use crate::refusal::{Refusal, encode_failure, plain_text};
+use crate::respond;
 use crate::stream::NegotiatedStream;
 
 /// A handler's data, to be encoded by the negotiated codec.
@@ -318,6 +319,7 @@ where
     fn call(&mut self, mut request: Request<B>) -> Self::Future {
         let negotiator = &self.shared.negotiator;
         let decision = decide(negotiator, request.uri(), request.headers());
+        let accept = accept_field(request.headers());
         // Taken before the handler can see the request: only when the
         // response headers need them.
         let facts = self.shared.headers.as_ref().map(|_| {
@@ -338,6 +340,7 @@ where
             inner,
             shared: Arc::clone(&self.shared),
             decision: Some((decision, facts)),
+            accept,
         }
     }
 }
@@ -357,6 +360,9 @@ pin_project_lite::pin_project! {
         // (Boxed, as the refusal is: only layers with response headers
         // take them.)
         decision: Option<(Decision, Option<Box<RequestFacts>>)>,
+        // The request's `Accept`, to rank the codecs that may write the
+        // data when the chosen one refuses it.
+        accept: Option<HeaderValue>,
     }
 }
 
@@ -401,8 +407,31 @@ where
         let Some((decision, facts)) = this.decision.take() else {
             return Poll::Ready(Ok(response));
         };
-        Poll::Ready(Ok(finish(this.shared, decision, response, &*data, facts)))
+        let accept = this.accept.take();
+        Poll::Ready(Ok(finish(
+            this.shared,
+            (decision, accept),
+            response,
+            &*data,
+            facts,
+        )))
     }
+}
+
+/// The request's `Accept` as one field value: its lines joined with `, `
+/// (RFC 9110 §5.3), which is a copy only when there are several.
+fn accept_field(headers: &HeaderMap) -> Option<HeaderValue> {
+    let mut lines = headers.get_all(ACCEPT).iter();
+    let first = lines.next()?;
+    let Some(second) = lines.next() else {
+        return Some(first.clone());
+    };
+    let mut joined = first.as_bytes().to_vec();
+    for line in std::iter::once(second).chain(lines) {
+        joined.extend_from_slice(b", ");
+        joined.extend_from_slice(line.as_bytes());
+    }
+    HeaderValue::from_bytes(&joined).ok()
 }
 
 /// The URI without its format extension, when there is one to strip.
@@ -439,9 +468,11 @@ fn select(negotiator: &Negotiator, decision: Decision) -> Result<Selection<'_>, 
     })
 }
 
+/// The response of a handler's data: the negotiated codec's body of it,
+/// finished by the one function every negotiated response goes through.
 fn finish(
     shared: &Shared,
-    decision: Decision,
+    (decision, accept): (Decision, Option<HeaderValue>),
     response: Response,
     data: &dyn Encode,
     facts: Option<Box<RequestFacts>>,
@@ -452,28 +483,28 @@ fn finish(
         Err(refused) => return refused,
     };
     let mut body = Vec::with_capacity(shared.body_capacity());
-    match data.encode(&**selection.codec(), &mut body) {
-        Ok(()) => {
-            shared.last_body.store(body.len(), Ordering::Relaxed);
-            let (mut parts, _) = response.into_parts();
-            parts.headers.remove(CONTENT_LENGTH);
-            selection.apply_headers(&mut parts.headers);
-            if let (Some(headers), Some(request)) = (&shared.headers, facts) {
-                let representation = headers.describe(&selection, &body);
-                headers.apply(
-                    negotiator,
-                    &request,
-                    &selection,
-                    &representation,
-                    &mut parts,
-                );
-                if parts.status == StatusCode::NOT_MODIFIED {
-                    body = Vec::new();
-                }
-            }
-            Response::from_parts(parts, Body::from(body))
+    let encode = |codec: &dyn Codec, out: &mut Vec<u8>| data.encode(codec, out);
+    let selection =
+        match respond::encode_or_fall_back(negotiator, selection, accept.iter(), encode, &mut body)
+        {
+            Ok(written) => written,
+            Err(error) => return encode_failure(selection.format(), &error).map(Body::from),
+        };
+    shared.last_body.store(body.len(), Ordering::Relaxed);
+    let (parts, _) = response.into_parts();
+    match (&shared.headers, facts) {
+        (Some(headers), Some(request)) => {
+            let representation = headers.describe(&selection, &body);
+            headers.respond(
+                negotiator,
+                &request,
+                &selection,
+                &representation,
+                parts,
+                Body::from(body),
+            )
         }
-        Err(error) => encode_failure(selection.format(), &error).map(Body::from),
+        _ => respond::build(&selection, parts, Body::from(body), None),
     }
 }
 
@@ -492,19 +523,17 @@ fn finish_stream(
         Ok(selection) => selection,
         Err(refused) => return refused,
     };
-    let (mut parts, _) = response.into_parts();
-    parts.headers.remove(CONTENT_LENGTH);
-    selection.apply_headers(&mut parts.headers);
-    if let (Some(headers), Some(request)) = (&shared.headers, facts) {
-        let representation = Representation::streamed();
-        headers.apply(
+    let (parts, _) = response.into_parts();
+    let body = Body::new(rows.into_body(Arc::clone(selection.codec())));
+    match (&shared.headers, facts) {
+        (Some(headers), Some(request)) => headers.respond(
             negotiator,
             &request,
             &selection,
-            &representation,
-            &mut parts,
-        );
+            &Representation::streamed(),
+            parts,
+            body,
+        ),
+        _ => respond::build(&selection, parts, body, None),
     }
-    let body = rows.into_body(Arc::clone(selection.codec()));
-    Response::from_parts(parts, Body::new(body))
 }

@@ -139,6 +139,12 @@
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+// The README's Rust blocks (the crate's registry page), compiled and run
+// as doctests of this crate.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 mod accept;
 mod agents;
 #[cfg(feature = "axum")]

@@ -2,14 +2,16 @@
 //! request's URI and headers, and the 200 answer with the chosen codec's
 //! body and `Content-Type` (refusals answer in `refusal.rs`).
 
-use http::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderValue, USER_AGENT};
-use http::{Request, Response, Uri};
+use http::header::{ACCEPT, CONTENT_LENGTH, CONTENT_TYPE, HeaderMap, HeaderValue, USER_AGENT};
+use http::response::Parts;
+use http::{Request, Response, StatusCode, Uri};
 use serde::Serialize;
 
-use codec_core::CodecExt;
+use codec_core::{Codec, CodecExt, EncodeError};
 
+use crate::headers::{Representation, RequestFacts, ResponseHeaders};
 use crate::negotiator::Negotiator;
-use crate::outcome::{Outcome, Selection};
+use crate::outcome::{Outcome, Selection, Source};
 use crate::refusal::{UnknownFormat, encode_failure};
 use crate::vary::vary_on;
 
@@ -43,9 +45,10 @@ impl Negotiator {
 
     /// The whole response for `value` to a request with this URI and
     /// these headers: 200 with the negotiated body and `Content-Type`, 406
-    /// listing what is available, 400 for an unknown `?format=`, or 500
-    /// when the codec cannot encode the value. Every answer carries
-    /// `Vary: Accept`.
+    /// listing what is available, 400 for an unknown `?format=`. When the
+    /// negotiated codec cannot encode the value, the next codec the
+    /// request's `Accept` ranks writes it (logged through `tracing`), and
+    /// only when none can, 500. Every answer carries `Vary: Accept`.
     ///
     /// ```
     /// # use std::sync::Arc;
@@ -81,12 +84,19 @@ impl Negotiator {
         headers: &HeaderMap,
         value: &T,
     ) -> Response<Vec<u8>> {
-        match self.negotiate_request(uri, headers) {
-            Err(unknown) => unknown.to_response(),
+        let selection = match self.negotiate_request(uri, headers) {
+            Err(unknown) => return unknown.to_response(),
             Ok(outcome) => match outcome.into_result() {
-                Ok(selection) => selection.respond(value),
-                Err(not_acceptable) => not_acceptable.to_response(),
+                Ok(selection) => selection,
+                Err(not_acceptable) => return not_acceptable.to_response(),
             },
+        };
+        let mut body = Vec::new();
+        let accept = headers.get_all(ACCEPT);
+        let encode = |codec: &dyn Codec, out: &mut Vec<u8>| codec.encode(value, out);
+        match encode_or_fall_back(self, selection, accept, encode, &mut body) {
+            Ok(selection) => selection.response(body),
+            Err(error) => encode_failure(selection.format(), &error),
         }
     }
 
@@ -131,8 +141,104 @@ impl Selection<'_> {
 
     /// A 200 response with `body`, already encoded by the chosen codec.
     pub(crate) fn response(&self, body: Vec<u8>) -> Response<Vec<u8>> {
-        let mut response = Response::new(body);
-        self.apply_headers(response.headers_mut());
-        response
+        let (parts, ()) = Response::new(()).into_parts();
+        build(self, parts, body, None)
     }
+}
+
+/// Writes the value into `body` with `selection`'s codec; when that codec
+/// refuses it, with the next codec the request's `accept` lines rank,
+/// each in turn, logging the refusal. Returns the selection whose codec
+/// wrote `body`, or the first codec's error when none could. A format the
+/// request named (`?format=`, a path extension) is not replaced: the
+/// client asked for that one.
+pub(crate) fn encode_or_fall_back<'n, 'h, I, V>(
+    negotiator: &'n Negotiator,
+    selection: Selection<'n>,
+    accept: I,
+    mut encode: impl FnMut(&dyn Codec, &mut Vec<u8>) -> Result<(), EncodeError>,
+    body: &mut Vec<u8>,
+) -> Result<Selection<'n>, EncodeError>
+where
+    I: IntoIterator<Item = &'h V>,
+    V: AsRef<[u8]> + ?Sized + 'h,
+{
+    let error = match encode(&**selection.codec(), body) {
+        Ok(()) => return Ok(selection),
+        Err(error) => error,
+    };
+    if matches!(
+        selection.source(),
+        Source::QueryParam | Source::PathExtension
+    ) {
+        return Err(error);
+    }
+    let refused = selection.format();
+    // A codec may be offered under several media types (markdown as
+    // `text/plain` too): each is tried once.
+    let mut tried = vec![refused];
+    for fallback in negotiator.ranked(accept) {
+        if tried.contains(&fallback.format()) {
+            continue;
+        }
+        tried.push(fallback.format());
+        body.clear();
+        if encode(&**fallback.codec(), body).is_ok() {
+            tracing::warn!(
+                refused,
+                served = fallback.format(),
+                %error,
+                "the negotiated codec cannot encode this response: \
+                 answering with the next format the request accepts"
+            );
+            return Ok(fallback);
+        }
+    }
+    body.clear();
+    Err(error)
+}
+
+/// What a [`ResponseHeaders`] policy adds to a response, with what it
+/// reads: the negotiator (for the `Link` alternates), the request and the
+/// body's [`Representation`].
+pub(crate) struct Policy<'a> {
+    pub(crate) headers: &'a ResponseHeaders,
+    pub(crate) negotiator: &'a Negotiator,
+    pub(crate) request: &'a RequestFacts,
+    pub(crate) representation: &'a Representation,
+}
+
+/// The response of `selection` with `body`, written by its codec: every
+/// negotiated response is finished here, buffered or streamed, by the axum
+/// layer, [`Selection::respond`] and [`ResponseHeaders::respond`] (which
+/// `codec serve` calls).
+///
+/// `parts` are what the handler set (a status, headers) or a new `200`.
+/// Their `Content-Length` is dropped, as it described another body;
+/// `Content-Type` and `Vary` are set ([`Selection::apply_headers`]), then
+/// the policy's headers when there is one. A `304 Not Modified` gets an
+/// empty body.
+pub(crate) fn build<B: Default>(
+    selection: &Selection<'_>,
+    mut parts: Parts,
+    body: B,
+    policy: Option<Policy<'_>>,
+) -> Response<B> {
+    parts.headers.remove(CONTENT_LENGTH);
+    selection.apply_headers(&mut parts.headers);
+    if let Some(policy) = policy {
+        policy.headers.apply(
+            policy.negotiator,
+            policy.request,
+            selection,
+            policy.representation,
+            &mut parts,
+        );
+    }
+    let body = if parts.status == StatusCode::NOT_MODIFIED {
+        B::default()
+    } else {
+        body
+    };
+    Response::from_parts(parts, body)
 }

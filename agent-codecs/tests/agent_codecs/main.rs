@@ -3,6 +3,8 @@
 mod common;
 #[cfg(all(feature = "axum", feature = "html", feature = "tokens"))]
 mod e2e;
+#[cfg(all(feature = "axum", feature = "json", feature = "md"))]
+mod extend;
 #[cfg(feature = "axum")]
 mod stream;
 // The example the two streaming modules serve.

@@ -12,6 +12,11 @@
 //! notification (a `method` without an `id`) gets no answer, even a
 //! malformed one. A line longer than [`MAX_LINE_BYTES`] is answered
 //! `-32600` and skipped without being held in memory.
+//!
+//! rmcp reads a request of a method it knows whose parameters do not fit as
+//! a request of an unknown method, which it answers `-32601` (method not
+//! found); this transport answers such a `tools/call` or `initialize`
+//! itself, `-32602` (invalid params) naming the parameter.
 
 use std::future::Future;
 use std::io;
@@ -201,6 +206,15 @@ fn read_message(line: &[u8]) -> Line {
     let id = json.get("id").and_then(readable_id);
     let is_notification =
         json.get("method").is_some_and(serde_json::Value::is_string) && json.get("id").is_none();
+    if let Some(id) = &id
+        && let Some(method) = json.get("method").and_then(serde_json::Value::as_str)
+        && let Some(message) = invalid_params(method, json.get("params"))
+    {
+        return Line::Broken(Box::new(ServerJsonRpcMessage::error(
+            ErrorData::invalid_params(message, None),
+            Some(id.clone()),
+        )));
+    }
     match serde_json::from_value::<ClientJsonRpcMessage>(json) {
         Ok(message) => Line::Message(Box::new(message)),
         // A server never answers a notification (JSON-RPC 2.0 §4.1),
@@ -210,6 +224,71 @@ fn read_message(line: &[u8]) -> Line {
             ErrorData::invalid_request(format!("Invalid Request: {e}"), None),
             id,
         ))),
+    }
+}
+
+/// The parameters of the requests whose parameters this transport checks:
+/// (method, parameter, JSON type, required). The rest of a request's
+/// parameters are rmcp's to read.
+const PARAMS: &[(&str, &str, JsonType, bool)] = &[
+    ("tools/call", "name", JsonType::String, true),
+    ("tools/call", "arguments", JsonType::Object, false),
+    ("initialize", "protocolVersion", JsonType::String, true),
+    ("initialize", "capabilities", JsonType::Object, true),
+    ("initialize", "clientInfo", JsonType::Object, true),
+];
+
+/// The JSON types [`PARAMS`] asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum JsonType {
+    String,
+    Object,
+}
+
+/// What is wrong with the `params` of a request of `method`, if it is one
+/// whose parameters [`PARAMS`] lists: no `params` object, or a parameter
+/// missing or of the wrong type (an optional one may be `null`).
+fn invalid_params(method: &str, params: Option<&serde_json::Value>) -> Option<String> {
+    let mut expected = PARAMS.iter().filter(|(m, ..)| *m == method).peekable();
+    expected.peek()?;
+    let Some(serde_json::Value::Object(params)) = params else {
+        return Some(format!(
+            "Invalid params: {method} needs `params`, an object; found {}",
+            json_kind(params)
+        ));
+    };
+    for (_, name, json_type, required) in expected {
+        let value = params.get(*name);
+        let fits = match (value, json_type) {
+            (Some(serde_json::Value::String(_)), JsonType::String)
+            | (Some(serde_json::Value::Object(_)), JsonType::Object) => true,
+            (None | Some(serde_json::Value::Null), _) => !required,
+            _ => false,
+        };
+        if !fits {
+            let wanted = match json_type {
+                JsonType::String => "a string",
+                JsonType::Object => "an object",
+            };
+            return Some(format!(
+                "Invalid params: {method}'s `{name}` must be {wanted}; found {}",
+                json_kind(value)
+            ));
+        }
+    }
+    None
+}
+
+/// A JSON value's type, as an error names it.
+fn json_kind(value: Option<&serde_json::Value>) -> &'static str {
+    match value {
+        None => "none",
+        Some(serde_json::Value::Null) => "null",
+        Some(serde_json::Value::Bool(_)) => "a boolean",
+        Some(serde_json::Value::Number(_)) => "a number",
+        Some(serde_json::Value::String(_)) => "a string",
+        Some(serde_json::Value::Array(_)) => "an array",
+        Some(serde_json::Value::Object(_)) => "an object",
     }
 }
 
@@ -273,6 +352,62 @@ mod tests {
                 "Invalid Request: ",
             ),
             ("[]", -32600, None, "Invalid Request: "),
+            // Known methods with parameters that do not fit: invalid
+            // params, naming the parameter.
+            (
+                r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":null}}"#,
+                -32602,
+                Some(3.into()),
+                "Invalid params: tools/call's `name` must be a string; found null",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"arguments":{}}}"#,
+                -32602,
+                Some(3.into()),
+                "Invalid params: tools/call's `name` must be a string; found none",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get","arguments":"x"}}"#,
+                -32602,
+                Some(3.into()),
+                "Invalid params: tools/call's `arguments` must be an object; found a string",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get","arguments":[1]}}"#,
+                -32602,
+                Some(3.into()),
+                "Invalid params: tools/call's `arguments` must be an object; found an array",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":"c","method":"tools/call"}"#,
+                -32602,
+                Some("c".into()),
+                "Invalid params: tools/call needs `params`, an object; found none",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":[]}"#,
+                -32602,
+                Some(3.into()),
+                "Invalid params: tools/call needs `params`, an object; found an array",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":4,"method":"initialize","params":{"protocolVersion":1}}"#,
+                -32602,
+                Some(4.into()),
+                "Invalid params: initialize's `protocolVersion` must be a string; found a number",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":4,"method":"initialize"}"#,
+                -32602,
+                Some(4.into()),
+                "Invalid params: initialize needs `params`, an object; found none",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"get","arguments":null}}"#,
+                0,
+                None,
+                "",
+            ),
             ("42", -32600, None, "Invalid Request: "),
             // Notifications are never answered, broken or not.
             (

@@ -53,6 +53,13 @@ impl SharedBody {
     }
 }
 
+/// The empty body, holding no slot: what a `304` sends.
+impl Default for SharedBody {
+    fn default() -> SharedBody {
+        SharedBody::empty()
+    }
+}
+
 impl From<Bytes> for SharedBody {
     fn from(bytes: Bytes) -> SharedBody {
         SharedBody {

@@ -283,6 +283,53 @@ fn a_session_over_raw_lines() {
         unknown["error"]["message"],
         "Unknown tool: delete (the tools are list and get)"
     );
+    // Parameters that do not fit: invalid params, naming the parameter.
+    let cases = [
+        (
+            json!({"name": null}),
+            "Invalid params: tools/call's `name` must be a string; found null",
+        ),
+        (
+            json!({"arguments": {}}),
+            "Invalid params: tools/call's `name` must be a string; found none",
+        ),
+        (
+            json!({"name": "get", "arguments": "config"}),
+            "Invalid params: tools/call's `arguments` must be an object; found a string",
+        ),
+        (
+            json!({"name": "get", "arguments": ["config"]}),
+            "Invalid params: tools/call's `arguments` must be an object; found an array",
+        ),
+    ];
+    for (id, (params, message)) in (30..).zip(cases) {
+        let error = session.request(id, "tools/call", params.clone());
+        assert_eq!(error["error"]["code"], -32602, "{params}: {error}");
+        assert_eq!(error["error"]["message"], message, "{params}");
+    }
+    session.send(&json!({"jsonrpc": "2.0", "id": 34, "method": "tools/call"}));
+    let error = session.answer();
+    assert_eq!(
+        (&error["id"], &error["error"]["code"]),
+        (&json!(34), &json!(-32602)),
+        "{error}"
+    );
+    assert_eq!(
+        error["error"]["message"],
+        "Invalid params: tools/call needs `params`, an object; found none"
+    );
+    // A second `initialize` is refused.
+    let again = session.request(
+        35,
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "capabilities": {},
+               "clientInfo": {"name": "raw-lines", "version": "1"}}),
+    );
+    assert_eq!(again["error"]["code"], -32600, "{again}");
+    assert_eq!(
+        again["error"]["message"],
+        "Invalid Request: the session is already initialized"
+    );
     // An unknown method too, and the session goes on.
     let unknown = session.request(21, "resources/explode", json!({}));
     assert_eq!(unknown["error"]["code"], -32601, "{unknown}");

@@ -512,6 +512,114 @@ fn slow_and_idle_connections_are_closed_while_requests_are_served() {
     assert!(reply.body.len() < full, "{} of {full}", reply.body.len());
 }
 
+/// 300 connections from one address that ask for a large document and
+/// never read: beyond `--max-per-client` they are answered 503 and
+/// closed, the rest are closed once their response has waited the send
+/// timeout, and a client from another address is served all the while,
+/// with the server's memory bounded by the one shared rendering.
+#[test]
+fn one_client_cannot_take_the_others_connections() {
+    let dir = temp_dir("per-client");
+    write_doc(&dir, "rows.json", ROWS);
+    write_doc(&dir, "big.json", &big_rows(150_000));
+    let server = Server::start(&["--send-timeout", "1s", dir.to_str().unwrap()]);
+    let addr = server.addr.clone();
+    assert_eq!(get(&addr, "/big", None).status, 200);
+    let warm_kb = server.status_kb("VmHWM");
+
+    let started = Instant::now();
+    let hogs: Vec<TcpStream> = (0..300)
+        .map(|_| {
+            let mut stream = connect(&addr);
+            stream
+                .write_all(b"GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+                .unwrap();
+            stream
+        })
+        .collect();
+    // Another address on the loopback interface: a well-behaved client.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    for _ in 0..5 {
+        let mut other = runtime.block_on(async {
+            let socket = tokio::net::TcpSocket::new_v4().unwrap();
+            socket.bind("127.0.0.2:0".parse().unwrap()).unwrap();
+            let stream = socket.connect(addr.parse().unwrap()).await.unwrap();
+            stream.into_std().unwrap()
+        });
+        other.set_nonblocking(false).unwrap();
+        other.set_read_timeout(Some(PATIENCE)).unwrap();
+        other
+            .write_all(b"GET /rows HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            .unwrap();
+        let mut raw = Vec::new();
+        other.read_to_end(&mut raw).unwrap();
+        let reply = parse_reply(&raw);
+        assert_eq!((reply.status, reply.body.as_slice()), (200, ROWS));
+    }
+
+    // The address's 64 places come free once the server has closed the
+    // hogs whose response waited 1 s: the hogs are read only then, so
+    // each shows what the server sent before closing it.
+    loop {
+        let probes: Vec<TcpStream> = (0..64)
+            .map(|_| {
+                let mut stream = connect(&addr);
+                stream
+                    .write_all(b"GET /rows HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    .unwrap();
+                stream
+            })
+            .collect();
+        let mut served = 0;
+        for mut probe in probes {
+            let mut raw = Vec::new();
+            let _ = probe.read_to_end(&mut raw);
+            served += usize::from(raw.starts_with(b"HTTP/1.1 200"));
+        }
+        if served == 64 {
+            break;
+        }
+        assert!(
+            started.elapsed() < PATIENCE,
+            "the hogs still held {} places after {:?}",
+            64 - served,
+            started.elapsed()
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    // Every hog was closed: refused at once with a 503 while the address
+    // had 64 open, or cut short once its response waited 1 s (so more
+    // than 64 are admitted in all when the first are closed before the
+    // last are accepted).
+    let mut cut = 0;
+    for mut hog in hogs {
+        let mut raw = Vec::new();
+        let _ = hog.read_to_end(&mut raw);
+        if raw.starts_with(b"HTTP/1.1 200") {
+            let reply = parse_reply(&raw);
+            let full: usize = reply.header("content-length").unwrap().parse().unwrap();
+            assert!(reply.body.len() < full, "{} of {full}", reply.body.len());
+            cut += 1;
+        } else {
+            // A refused connection's 503 may be lost to a reset: its
+            // request was never read.
+            assert!(
+                raw.is_empty() || raw.ends_with(b"503 Service Unavailable: too many connections"),
+                "{:?}",
+                String::from_utf8_lossy(&raw)
+            );
+        }
+    }
+    assert!((64..300).contains(&cut), "{cut} admitted");
+    // 64 responses share the one rendering: the server grew by their
+    // socket buffers, not by 64 renderings of the document.
+    let grown_kb = server.status_kb("VmHWM").saturating_sub(warm_kb);
+    assert!(grown_kb < 100 * 1024, "grew by {grown_kb} kB");
+}
+
 /// RFC 9112 §3.2: an HTTP/1.1 request without `Host`, with two, or with an
 /// invalid one is a 400; HTTP/1.0 needs none.
 #[test]
