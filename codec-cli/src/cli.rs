@@ -265,9 +265,10 @@ pub(crate) struct ServeArgs {
     /// `My File.json` at /My%20File); none serves the bundled sample at
     /// /github.
     pub(crate) dir: Option<PathBuf>,
-    /// Responses rendering or sending a document at once; beyond it, `503
-    /// Service Unavailable` with `Retry-After: 1`. A response holds its
-    /// slot until the client has (nearly) all of it.
+    /// Responses rendering a document, or streaming one from its file, at
+    /// once; beyond it, `503 Service Unavailable` with `Retry-After: 1`.
+    /// Sending what is already rendered holds no slot; a streamed response
+    /// holds its slot until the client has (nearly) all of it.
     #[arg(long, value_name = "N", default_value_t = 256, value_parser = at_least_one)]
     pub(crate) max_concurrent: usize,
     /// Time a client has to send a request's headers, from connecting or

@@ -1,9 +1,10 @@
 //! `codec serve`: each `DIR/NAME.json` at `/NAME`, negotiated.
 //!
 //! Built to stay up under hostile load: each representation is rendered
-//! once and its bytes shared ([`documents`]), a bound on responses in
-//! flight answers `503` beyond it, and timers close slow and idle
-//! connections ([`connection`]).
+//! once and its bytes shared ([`documents`]), a bound on responses
+//! rendering (or streaming) a document answers `503` beyond it, and each
+//! address's connections are bounded and timers close slow and idle ones
+//! ([`connection`]).
 //!
 //! Negotiated as `agent-codecs`' standard layer negotiates, with the page
 //! for browsers and the agent policy on, and the same response headers
@@ -53,7 +54,7 @@ struct Site {
     documents: BTreeMap<String, Document>,
     /// `/`: the list of documents, negotiated like any other.
     index: Document,
-    /// One slot per response that renders or sends a document.
+    /// One slot per response that renders a document or streams one.
     work: Arc<Semaphore>,
 }
 
@@ -194,8 +195,8 @@ async fn handle(site: Arc<Site>, request: Request<Incoming>) -> Response<SharedB
     let (response, chosen) = respond(&site, &parts).await;
     eprintln!("{}", log_line(&parts, &response, chosen.as_ref(), started));
     if parts.method == Method::HEAD {
-        // The headers of GET (Content-Length included), no body: its slot
-        // of the work bound is given back at once.
+        // The headers of GET (Content-Length included), no body: a
+        // streamed body's slot of the work bound is given back at once.
         let (parts, _) = response.into_parts();
         return Response::from_parts(parts, SharedBody::empty());
     }
@@ -317,6 +318,9 @@ async fn respond(site: &Arc<Site>, request: &Parts) -> (Response<SharedBody>, Op
         })
     }
     .await;
+    // Rendered: sending shared bytes is not work the bound protects, so
+    // a client that reads slowly (or not at all) holds no slot.
+    drop(slot);
     let len = bytes.len();
     let facts = RequestFacts::new(&request.method, &request.uri, &request.headers);
     // The library's closing sequence, as the axum layer runs it:
@@ -329,10 +333,9 @@ async fn respond(site: &Arc<Site>, request: &Parts) -> (Response<SharedBody>, Op
         &selection,
         &described.unwrap_or_else(Representation::streamed),
         parts,
-        SharedBody::holding(bytes, slot),
+        SharedBody::from(bytes),
     );
-    // A 304 sends no body (its slot of the work bound was given back
-    // with the body it dropped), so it has no length.
+    // A 304 sends no body, so it has no length.
     if response.status() != StatusCode::NOT_MODIFIED {
         response
             .headers_mut()

@@ -1,6 +1,6 @@
 //! The response body: shared bytes, handed out in chunks, or the rows of a
-//! streamed document encoded as they are sent; either holds a slot of the
-//! server's bound on concurrent work until its last chunk is taken.
+//! streamed document encoded as they are sent, which hold a slot of the
+//! server's bound on concurrent work until their last chunk is taken.
 
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -12,14 +12,13 @@ use tokio::sync::OwnedSemaphorePermit;
 
 /// The size of the chunks a body is handed to hyper in. hyper asks for
 /// the next chunk only when its write buffer has room (about 400 KiB), so
-/// a body yields its last chunk, and gives its slot back, only once the
-/// client has taken nearly all of it: a client that stops reading keeps
-/// its slot until the idle timeout closes the connection. Chunks are
-/// slices of the shared bytes, never copies.
+/// what a slow client has not taken stays in the shared bytes. Chunks are
+/// slices of them, never copies.
 const CHUNK: usize = 64 * 1024;
 
-/// A body of shared bytes, or of a streamed document's rows; for a
-/// document, a slot of the work bound.
+/// A body of shared bytes, or of a streamed document's rows and a slot of
+/// the work bound: sending bytes already rendered is not work the bound
+/// protects, encoding rows is.
 #[derive(Debug)]
 pub(crate) struct SharedBody {
     rest: Bytes,
@@ -29,16 +28,6 @@ pub(crate) struct SharedBody {
 }
 
 impl SharedBody {
-    /// A body that holds `slot` until its last chunk is taken (or it is
-    /// dropped with the connection).
-    pub(crate) fn holding(bytes: Bytes, slot: OwnedSemaphorePermit) -> SharedBody {
-        SharedBody {
-            rest: bytes,
-            rows: None,
-            slot: Some(slot),
-        }
-    }
-
     /// The rows of a streamed document, holding `slot` until they end.
     pub(crate) fn streaming(rows: RowBody, slot: OwnedSemaphorePermit) -> SharedBody {
         SharedBody {
@@ -137,31 +126,31 @@ mod tests {
     }
 
     #[test]
-    fn chunks_share_the_bytes_and_the_slot_is_held_to_the_last_one() {
+    fn chunks_share_the_bytes() {
         let bytes = Bytes::from(vec![7u8; CHUNK * 2 + 10]);
-        let bound = Arc::new(Semaphore::new(1));
-        let slot = bound.clone().try_acquire_owned().unwrap();
-        let mut body = SharedBody::holding(bytes.clone(), slot);
+        let mut body = SharedBody::from(bytes.clone());
         assert_eq!(body.size_hint().exact(), Some(bytes.len() as u64));
         let mut sizes = Vec::new();
         while let Some(chunk) = next(&mut body) {
             // A slice of the same allocation, not a copy.
             assert!(bytes.as_ptr_range().contains(&chunk.as_ptr()));
-            sizes.push((chunk.len(), bound.available_permits()));
+            sizes.push(chunk.len());
         }
-        assert_eq!(sizes, [(CHUNK, 0), (CHUNK, 0), (10, 1)]);
+        assert_eq!(sizes, [CHUNK, CHUNK, 10]);
         assert!(body.is_end_stream());
+        assert!(next(&mut SharedBody::empty()).is_none());
     }
 
     #[test]
-    fn dropping_a_body_gives_its_slot_back() {
+    fn dropping_a_streamed_body_gives_its_slot_back() {
         let bound = Arc::new(Semaphore::new(1));
         let slot = bound.clone().try_acquire_owned().unwrap();
-        let body = SharedBody::holding(Bytes::from_static(b"abc"), slot);
+        let rows = negotiate::NegotiatedStream::from_iter([1, 2, 3]);
+        let codec = Arc::new(codec_json::JsonCodec::new());
+        let body = SharedBody::streaming(rows.into_body(codec), slot);
         assert_eq!(bound.available_permits(), 0);
         drop(body);
         assert_eq!(bound.available_permits(), 1);
-        assert!(next(&mut SharedBody::empty()).is_none());
     }
 
     #[test]

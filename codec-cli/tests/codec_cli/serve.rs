@@ -341,17 +341,25 @@ fn concurrent_requests_share_one_rendering() {
 }
 
 /// Beyond `--max-concurrent`, a quick `503` with `Retry-After`, not more
-/// work. A response holds its slot until its client has (nearly) all of
-/// it, so a client that reads only the status line of a large document
-/// holds the only slot, deterministically: the document is far larger
-/// than what the sockets and hyper's buffer take without the client
-/// reading.
+/// work. A streamed response holds its slot until its client has (nearly)
+/// all of it, so a client that reads only the status line of a large
+/// streamed document holds the only slot, deterministically: the document
+/// is far larger than what the sockets and hyper's buffer take without the
+/// client reading (and the send timeout is longer than the test).
 #[test]
 fn beyond_the_bound_a_503_with_retry_after() {
     let dir = temp_dir("bound");
     write_doc(&dir, "big.json", &big_rows(150_000));
     write_doc(&dir, "rows.json", ROWS);
-    let server = Server::start(&["--max-concurrent", "1", dir.to_str().unwrap()]);
+    let server = Server::start(&[
+        "--max-concurrent",
+        "1",
+        "--stream-above",
+        "1MB",
+        "--send-timeout",
+        "10m",
+        dir.to_str().unwrap(),
+    ]);
     let addr = server.addr.as_str();
 
     let mut holder = connect(addr);
@@ -387,6 +395,33 @@ fn beyond_the_bound_a_503_with_retry_after() {
     let reply = get(addr, "/rows", None);
     assert_eq!(reply.status, 200, "{reply:?}");
     assert_eq!(reply.body, ROWS);
+}
+
+/// A client that stops reading a rendered document holds no slot: the
+/// bytes are rendered once and shared, and sending them is not work the
+/// bound protects. With one slot, others are still served.
+#[test]
+fn sending_rendered_bytes_holds_no_slot() {
+    let dir = temp_dir("unheld");
+    write_doc(&dir, "big.json", &big_rows(150_000));
+    write_doc(&dir, "rows.json", ROWS);
+    let server = Server::start(&["--max-concurrent", "1", dir.to_str().unwrap()]);
+    let addr = server.addr.as_str();
+    assert_eq!(get(addr, "/big", None).status, 200);
+
+    let mut holder = connect(addr);
+    write!(
+        holder,
+        "GET /big HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut status = [0; 12];
+    holder.read_exact(&mut status).unwrap();
+    assert_eq!(&status, b"HTTP/1.1 200");
+    for target in ["/rows", "/"] {
+        let reply = get(addr, target, Some("text/markdown"));
+        assert_eq!(reply.status, 200, "{target}: {reply:?}");
+    }
 }
 
 /// Issue 17, finding 4: slowloris connections (half a request line; a
