@@ -192,7 +192,13 @@ async fn handle(site: Arc<Site>, request: Request<Incoming>) -> Response<SharedB
     let started = Instant::now();
     // The body of a GET means nothing here; hyper discards it.
     let (parts, _) = request.into_parts();
-    let (response, chosen) = respond(&site, &parts).await;
+    let (mut response, chosen) = respond(&site, &parts).await;
+    // Never sniffed as something else (an error page echoes the name the
+    // client asked for; markdown is text, not HTML).
+    response.headers_mut().insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
     eprintln!("{}", log_line(&parts, &response, chosen.as_ref(), started));
     if parts.method == Method::HEAD {
         // The headers of GET (Content-Length included), no body: a
@@ -464,7 +470,18 @@ fn is_valid_host(value: &HeaderValue) -> bool {
             .to_str()
             .ok()
             .and_then(|v| v.parse::<http::uri::Authority>().ok())
-            .is_some_and(|authority| !authority.as_str().contains('@'))
+            .is_some_and(|authority| {
+                !authority.as_str().contains('@') && has_valid_port(authority.as_str())
+            })
+}
+
+/// A port, when there is one, is a number from 0 to 65535 (RFC 3986
+/// allows an empty one); `http` accepts any digits.
+fn has_valid_port(authority: &str) -> bool {
+    match authority.rsplit_once(':') {
+        Some((_, port)) if !port.contains(']') => port.is_empty() || port.parse::<u16>().is_ok(),
+        _ => true,
+    }
 }
 
 /// One line per request: method, target, status, the `Accept` it was

@@ -660,7 +660,8 @@ fn one_client_cannot_take_the_others_connections() {
 }
 
 /// RFC 9112 §3.2: an HTTP/1.1 request without `Host`, with two, or with an
-/// invalid one is a 400; HTTP/1.0 needs none.
+/// invalid one (a port beyond 65535 included) is a 400; HTTP/1.0 needs
+/// none. Every answer carries `nosniff`.
 #[test]
 fn host_is_required_in_http11() {
     let dir = temp_dir("host");
@@ -693,6 +694,31 @@ fn host_is_required_in_http11() {
             "",
         ),
         (
+            "GET /rows HTTP/1.1\r\nHost: a:99999999999\r\nConnection: close\r\n\r\n",
+            400,
+            "not a host and port",
+        ),
+        (
+            "GET /rows HTTP/1.1\r\nHost: a:65536\r\nConnection: close\r\n\r\n",
+            400,
+            "not a host and port",
+        ),
+        (
+            "GET /rows HTTP/1.1\r\nHost: [::1]:65535\r\nConnection: close\r\n\r\n",
+            200,
+            "",
+        ),
+        (
+            "GET /rows HTTP/1.1\r\nHost: a:\r\nConnection: close\r\n\r\n",
+            200,
+            "",
+        ),
+        (
+            "GET /nothing%3Cscript%3E HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n",
+            404,
+            "no document",
+        ),
+        (
             "GET /rows HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n",
             200,
             "",
@@ -703,6 +729,12 @@ fn host_is_required_in_http11() {
         let reply = exchange(&server.addr, raw);
         assert_eq!(reply.status, *status, "{raw:?}: {reply:?}");
         assert!(reply.text().contains(says), "{raw:?}: {reply:?}");
+        // Every answer, error pages that echo the request included.
+        assert_eq!(
+            reply.header("x-content-type-options"),
+            Some("nosniff"),
+            "{raw:?}: {reply:?}"
+        );
     }
 }
 
