@@ -577,7 +577,9 @@ fn one_client_cannot_take_the_others_connections() {
         .enable_all()
         .build()
         .unwrap();
+    let mut slowest = Duration::ZERO;
     for _ in 0..5 {
+        let asked = Instant::now();
         let mut other = runtime.block_on(async {
             let socket = tokio::net::TcpSocket::new_v4().unwrap();
             socket.bind("127.0.0.2:0".parse().unwrap()).unwrap();
@@ -593,7 +595,11 @@ fn one_client_cannot_take_the_others_connections() {
         other.read_to_end(&mut raw).unwrap();
         let reply = parse_reply(&raw);
         assert_eq!((reply.status, reply.body.as_slice()), (200, ROWS));
+        slowest = slowest.max(asked.elapsed());
     }
+    // A figure for BENCHMARKS.md (`--nocapture`), not an assertion: the
+    // machine running the tests may be busy.
+    eprintln!("served from another address in at most {slowest:?}");
 
     // The address's 64 places come free once the server has closed the
     // hogs whose response waited 1 s: 64 probes held open at once, all
