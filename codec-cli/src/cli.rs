@@ -308,6 +308,12 @@ pub(crate) struct McpArgs {
     /// skipped with a warning).
     #[arg(long)]
     pub(crate) follow_symlinks: bool,
+    /// `get` calls rendering at once; the calls beyond it wait their turn
+    /// in the order they came (each is answered), holding no more than
+    /// their arguments. Rendering is what takes memory: a whole-document
+    /// `get` holds its rendering until it is cut to the text limit.
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = at_least_one)]
+    pub(crate) max_calls: usize,
     #[command(flatten)]
     pub(crate) codec: CodecOptions,
 }
@@ -335,7 +341,7 @@ fn budget(text: &str) -> Result<Budget, String> {
     }
 }
 
-/// `--max-concurrent`: a positive count.
+/// `--max-concurrent`, `--max-calls`: a positive count.
 fn at_least_one(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
         Ok(0) => Err("must be at least 1".into()),
