@@ -55,6 +55,9 @@ for target in "${targets[@]}"; do
     if [ -d "$dir" ]; then corpora+=("$dir"); fi
   done
   limit=(-max_total_time="$time")
+  # The markdown targets get the tokens of its constructs (markdown.dict).
+  dict=()
+  case "$target" in md_*) dict=(-dict="$PWD/markdown.dict") ;; esac
   if [ -n "$runs" ]; then limit=(-runs="$(( (runs + jobs - 1) / jobs ))"); fi
   if [ "$jobs" -gt 1 ]; then
     # N fuzzers on one corpus, each reloading what the others add: each
@@ -65,7 +68,7 @@ for target in "${targets[@]}"; do
   fi
   # Inputs are small and every reader is linear: an input that takes 10 s
   # is a blow-up, and so is one that needs 2 GB.
-  libfuzzer=("${limit[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 "${extra[@]}")
+  libfuzzer=("${limit[@]}" "${dict[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 "${extra[@]}")
   echo "== fuzz $target: cargo +nightly fuzz run ${flags[*]} $target ${corpora[*]} -- ${libfuzzer[*]}"
   start=$(date +%s)
   log="scratch/$target.log"

@@ -24,7 +24,7 @@ pub(crate) enum Command {
     Render(RenderArgs),
     /// Read markdown (codec-md's, or GFM tables and key lists) back into JSON.
     #[command(
-        after_help = "Examples:\n  codec render --sample | codec parse\n  codec parse notes.md --lossless\n  codec render data.json | codec parse --table"
+        after_help = "Examples:\n  codec render --sample | codec parse\n  codec parse notes.md --lossless\n  codec render data.json | codec parse --table\n  codec render --sample | codec parse --table 1"
     )]
     Parse(ParseArgs),
     /// Negotiate an Accept header as a server would and print the chosen type.
@@ -218,10 +218,13 @@ pub(crate) enum StreamWhen {
 pub(crate) struct ParseArgs {
     /// Markdown input file; `-` or nothing reads standard input.
     pub(crate) file: Option<PathBuf>,
-    /// Read one table: prints {"columns": [...], "rows": [[...], ...]} with
-    /// the exact cell strings.
-    #[arg(long)]
-    pub(crate) table: bool,
+    /// Read one table, the first (or the Nth, from 1) of the document
+    /// whatever comes before it (headings, key lists, other tables): prints
+    /// {"columns": [...], "rows": [[...], ...]} with the exact cell
+    /// strings.
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "1",
+          value_parser = at_least_one)]
+    pub(crate) table: Option<usize>,
     /// Read the lossless markers (quoted strings, `\[x]`, `-` cells, ...)
     /// of codec-md's lossless rendering, giving back the exact value.
     #[arg(long, conflicts_with_all = ["table", "dense"])]
@@ -320,6 +323,12 @@ pub(crate) struct McpArgs {
     /// skipped with a warning).
     #[arg(long)]
     pub(crate) follow_symlinks: bool,
+    /// `get` calls rendering at once; the calls beyond it wait their turn
+    /// in the order they came (each is answered), holding no more than
+    /// their arguments. Rendering is what takes memory: a whole-document
+    /// `get` holds its rendering until it is cut to the text limit.
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = at_least_one)]
+    pub(crate) max_calls: usize,
     #[command(flatten)]
     pub(crate) codec: CodecOptions,
 }
@@ -347,7 +356,7 @@ fn budget(text: &str) -> Result<Budget, String> {
     }
 }
 
-/// `--max-concurrent`: a positive count.
+/// `--max-concurrent`, `--max-calls`, `--table N`: a positive count.
 fn at_least_one(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
         Ok(0) => Err("must be at least 1".into()),

@@ -20,12 +20,6 @@ pub(crate) enum CliError {
         kind: codec_core::json::ParseErrorKind,
     },
     #[error("{input}: {source}")]
-    Table {
-        input: String,
-        #[source]
-        source: codec_md::ParseError,
-    },
-    #[error("{input}: {source}")]
     Markdown {
         input: String,
         #[source]
@@ -58,7 +52,6 @@ impl CliError {
         match self {
             CliError::Read { .. }
             | CliError::Json { .. }
-            | CliError::Table { .. }
             | CliError::Markdown { .. }
             | CliError::Encode { .. }
             | CliError::Input(_)

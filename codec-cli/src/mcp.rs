@@ -28,6 +28,7 @@ use rmcp::model::{
 };
 use rmcp::service::{RequestContext, RoleServer, ServerInitializeError};
 use rmcp::{ServerHandler, ServiceExt};
+use tokio::sync::Semaphore;
 
 use crate::cli::McpArgs;
 use crate::error::CliError;
@@ -129,6 +130,9 @@ struct State {
     versions: Vec<ProtocolVersion>,
     /// Whether `initialize` was answered: a session is initialized once.
     initialized: AtomicBool,
+    /// One permit per `get` rendering at once (`--max-calls`); tokio's
+    /// semaphore is fair, so waiting calls run in the order they came.
+    calls: Arc<Semaphore>,
 }
 
 impl Server {
@@ -164,6 +168,7 @@ impl Server {
             library,
             versions,
             initialized: AtomicBool::new(false),
+            calls: Arc::new(Semaphore::new(args.max_calls)),
         })))
     }
 
@@ -465,14 +470,23 @@ impl ServerHandler for Server {
             LIST => self.list(version)?,
             GET => match tools::read_get(request.arguments.as_ref(), &self.names()) {
                 Ok(get) => {
+                    // At most `--max-calls` at once; the permit goes with
+                    // the work, so a call cancelled while it renders still
+                    // holds it until the rendering ends.
+                    let permit = Arc::clone(&self.0.calls)
+                        .acquire_owned()
+                        .await
+                        .map_err(|e| ErrorData::internal_error(format!("get failed: {e}"), None))?;
                     // A large document takes a while: off the runtime's
                     // thread, which also reads the client's next lines.
                     let server = self.clone();
-                    tokio::task::spawn_blocking(move || server.get(version, &get))
-                        .await
-                        .map_err(|e| {
-                            ErrorData::internal_error(format!("get failed: {e}"), None)
-                        })??
+                    tokio::task::spawn_blocking(move || {
+                        let result = server.get(version, &get);
+                        drop(permit);
+                        result
+                    })
+                    .await
+                    .map_err(|e| ErrorData::internal_error(format!("get failed: {e}"), None))??
                 }
                 Err(refusal) => self
                     .0

@@ -14,8 +14,8 @@ pub(crate) fn run(args: &ParseArgs) -> Result<(), CliError> {
             e.utf8_error().valid_up_to()
         ))
     })?;
-    let value = if args.table {
-        table(&text, name)?
+    let value = if let Some(n) = args.table {
+        table(&text, n, name)?
     } else {
         let parse = if args.lossless {
             codec_md::parse_lossless
@@ -39,12 +39,28 @@ pub(crate) fn run(args: &ParseArgs) -> Result<(), CliError> {
     input::write_stdout(&body)
 }
 
-/// `--table`: {"columns": [...], "rows": [[...], ...]}, every cell's exact
-/// string.
-fn table(text: &str, name: String) -> Result<Value, CliError> {
-    let table = codec_md::parse_table(text).map_err(|source| CliError::Table {
-        input: name,
-        source,
+/// `--table N`: the Nth table of the document (from 1), as
+/// {"columns": [...], "rows": [[...], ...]}, every cell's exact string.
+fn table(text: &str, n: usize, name: String) -> Result<Value, CliError> {
+    let tables = find_tables(text);
+    let Some(&(first, last)) = tables.get(n - 1) else {
+        let found = match tables.len() {
+            0 => "no table".to_owned(),
+            1 => "1 table".to_owned(),
+            count => format!("{count} tables"),
+        };
+        return Err(CliError::Input(format!(
+            "{name}: --table {n}: the document has {found}"
+        )));
+    };
+    let lines: Vec<&str> = text.split('\n').collect();
+    let table = codec_md::parse_table(&lines[first..last].join("\n")).map_err(|e| {
+        // Positions in the document, not in the table.
+        let (line, column) = (first + e.line(), e.column());
+        CliError::Input(format!(
+            "{name}: line {line}, column {column}: {}",
+            e.kind()
+        ))
     })?;
     let strings =
         |cells: &[String]| Value::Array(cells.iter().map(|c| Value::String(c.clone())).collect());
@@ -55,4 +71,83 @@ fn table(text: &str, name: String) -> Result<Value, CliError> {
         Value::Array(table.rows.iter().map(|row| strings(row)).collect()),
     );
     Ok(Value::Object(out))
+}
+
+/// The tables of a markdown document, each as the range of its lines
+/// (0-based, end exclusive): a line starting with `|` followed by a
+/// delimiter row, up to the first line that does not start with `|`.
+/// Lines inside a fenced code block start no table.
+fn find_tables(text: &str) -> Vec<(usize, usize)> {
+    let lines: Vec<&str> = text
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect();
+    let mut tables = Vec::new();
+    let mut fence: Option<(char, usize)> = None;
+    let mut i = 0;
+    while i < lines.len() {
+        let trimmed = lines[i].trim_start();
+        let run = |mark: char| trimmed.chars().take_while(|&c| c == mark).count();
+        match fence {
+            Some((mark, len))
+                if run(mark) >= len && trimmed.trim_start_matches(mark).trim().is_empty() =>
+            {
+                fence = None;
+            }
+            Some(_) => {}
+            None if run('`') >= 3 => fence = Some(('`', run('`'))),
+            None if run('~') >= 3 => fence = Some(('~', run('~'))),
+            None if trimmed.starts_with('|')
+                && lines.get(i + 1).is_some_and(|l| is_delimiter_row(l)) =>
+            {
+                let end = (i + 2..lines.len())
+                    .find(|&j| !lines[j].starts_with('|'))
+                    .unwrap_or(lines.len());
+                tables.push((i, end));
+                i = end;
+                continue;
+            }
+            None => {}
+        }
+        i += 1;
+    }
+    tables
+}
+
+/// `|---|:--:|`: pipes around cells of dashes with optional colons.
+fn is_delimiter_row(line: &str) -> bool {
+    let line = line.trim();
+    let Some(inner) = line.strip_prefix('|').and_then(|l| l.strip_suffix('|')) else {
+        return false;
+    };
+    inner.split('|').all(|cell| {
+        let cell = cell.trim();
+        let cell = cell.strip_prefix(':').unwrap_or(cell);
+        let cell = cell.strip_suffix(':').unwrap_or(cell);
+        !cell.is_empty() && cell.bytes().all(|b| b == b'-')
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::find_tables;
+
+    #[test]
+    fn finds_each_table_after_whatever_precedes_it() {
+        let cases: &[(&str, &[(usize, usize)])] = &[
+            ("|a|\n|---|\n|1|\n", &[(0, 3)]),
+            (
+                "# rows\n\n|a|\n|---|\n|1|\n|2|\n\n# more\n\n|b|\n|:-:|\n",
+                &[(2, 6), (9, 11)],
+            ),
+            ("- **k**: |x|\n\n|a|b|\n|---|---|\n", &[(2, 4)]),
+            ("```\n|a|\n|---|\n```\n|b|\n|---|\n", &[(4, 6)]),
+            ("- **code**:\n  ````\n  ```\n|a|\n|---|\n  ````\n", &[]),
+            ("|a|\n|x|\n", &[]),
+            ("", &[]),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(find_tables(text), *expected, "{text:?}");
+        }
+    }
 }

@@ -154,6 +154,85 @@ fn parse_table_round_trips_exact_cells() {
     assert_eq!(both.status.code(), Some(64));
 }
 
+/// `--table` reads the first table whatever precedes it (the sample is an
+/// object holding an array: its table sits under a heading), `--table N`
+/// the Nth; an error names how many there are, and a position is the
+/// document's.
+#[test]
+fn parse_table_finds_the_nth_table() {
+    let input = br#"{"name": "api", "users": [{"id": 1, "name": "Ada"}], "teams": [{"team": "core"}, {"team": "web"}]}"#;
+    let rendered = codec(&["render"], input);
+    let markdown = stdout(&rendered);
+    assert!(
+        markdown.starts_with("- **name**: api\n\n# users\n"),
+        "{markdown}"
+    );
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["parse", "--table"],
+            r#"{"columns":["id","name"],"rows":[["1","Ada"]]}"#,
+        ),
+        (
+            &["parse", "--table", "1"],
+            r#"{"columns":["id","name"],"rows":[["1","Ada"]]}"#,
+        ),
+        (
+            &["parse", "--table", "2"],
+            r#"{"columns":["team"],"rows":[["core"],["web"]]}"#,
+        ),
+    ];
+    for (args, expected) in cases {
+        let parsed = codec(args, &rendered.stdout);
+        assert_eq!(
+            parsed.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            stderr(&parsed)
+        );
+        assert_eq!(stdout(&parsed), format!("{expected}\n"), "{args:?}");
+    }
+    let third = codec(&["parse", "--table", "3"], &rendered.stdout);
+    assert_eq!(third.status.code(), Some(1));
+    assert_eq!(
+        stderr(&third),
+        "codec: <stdin>: --table 3: the document has 2 tables\n"
+    );
+    let none = codec(&["parse", "--table"], b"- **a**: 1\n");
+    assert_eq!(
+        stderr(&none),
+        "codec: <stdin>: --table 1: the document has no table\n"
+    );
+    let zero = codec(&["parse", "--table", "0"], b"");
+    assert_eq!(zero.status.code(), Some(64));
+    // An error inside the table is at its line in the document.
+    let bad = codec(
+        &["parse", "--table", "2"],
+        b"|a|\n|---|\n\n# t\n\n|a|b|\n|---|---|\n|1|2|3|\n",
+    );
+    assert_eq!(
+        stderr(&bad),
+        "codec: <stdin>: line 8, column 7: expected 2 cells, found 3\n"
+    );
+    let sample = codec(&["render", "--sample"], b"");
+    let parsed = codec(&["parse", "--table"], &sample.stdout);
+    assert_eq!(parsed.status.code(), Some(0), "{}", stderr(&parsed));
+}
+
+/// `codec --help` names each of its commands in its first line.
+#[test]
+fn help_names_every_command() {
+    let help = stdout(&codec(&["--help"], b""));
+    let first = help.lines().next().unwrap();
+    let commands = subcommands();
+    assert_eq!(commands.len(), 6, "{commands:?}");
+    for command in &commands {
+        assert!(
+            first.contains(command.as_str()),
+            "{command} not in {first:?}"
+        );
+    }
+}
+
 #[test]
 fn parse_reads_the_whole_document() {
     let input =
@@ -318,7 +397,7 @@ fn stats_reports_a_markdown_table() {
 
 #[test]
 fn help_everywhere() {
-    for command in ["render", "parse", "negotiate", "stats", "serve"] {
+    for command in ["render", "parse", "negotiate", "stats", "serve", "mcp"] {
         let out = codec(&[command, "--help"], b"");
         assert_eq!(out.status.code(), Some(0), "{command}");
         assert!(

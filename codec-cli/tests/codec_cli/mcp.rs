@@ -749,6 +749,47 @@ fn a_cut_document_without_rows_says_where_the_rest_is() {
     }
 }
 
+/// Calls beyond `--max-calls` wait their turn: 40 pipelined `get`s, sent
+/// before any answer is read, are each answered, with what the same call
+/// alone gives.
+#[test]
+fn calls_beyond_the_bound_wait_and_are_answered() {
+    let dir = documents("bound");
+    for bound in ["1", "3"] {
+        let mut session = Session::serving(&dir, &["--max-calls", bound]);
+        let alone = session.call(1, "get", json!({"name": "table", "offset": 5, "limit": 2}));
+        let calls: Vec<(u64, Value)> = (100..140)
+            .map(|id| {
+                let arguments = match id % 3 {
+                    0 => json!({"name": "table", "offset": 5, "limit": 2}),
+                    1 => json!({"name": "config"}),
+                    _ => json!({"name": "nope"}),
+                };
+                (id, arguments)
+            })
+            .collect();
+        for (id, arguments) in &calls {
+            session.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                                 "params": {"name": "get", "arguments": arguments}}));
+        }
+        let mut answers = std::collections::BTreeMap::new();
+        for _ in &calls {
+            let answer = session.answer();
+            let id = answer["id"].as_u64().unwrap();
+            assert!(answers.insert(id, answer).is_none(), "{id} answered twice");
+        }
+        for (id, arguments) in &calls {
+            let result = &answers[id]["result"];
+            match id % 3 {
+                0 => assert_eq!(result, &alone, "{bound} {id}"),
+                1 => assert_eq!(result["structuredContent"]["env"], "prod", "{bound} {id}"),
+                _ => assert_eq!(result["isError"], true, "{bound} {id} {arguments}"),
+            }
+        }
+        session.finish();
+    }
+}
+
 #[test]
 fn usage_errors() {
     let out = Command::new(env!("CARGO_BIN_EXE_codec"))
@@ -769,6 +810,18 @@ fn usage_errors() {
     assert!(
         help.contains("answers MCP revisions 2025-06-18, 2025-11-25 and 2026-07-28"),
         "{help}"
+    );
+    assert!(help.contains("--max-calls <N>"), "{help}");
+    let out = Command::new(env!("CARGO_BIN_EXE_codec"))
+        .args(["mcp", "--max-calls", "0"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(64));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("must be at least 1"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
     );
     let out = Command::new(env!("CARGO_BIN_EXE_codec"))
         .args(["mcp", "--mcp-text", "html"])

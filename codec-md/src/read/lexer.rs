@@ -45,14 +45,23 @@ pub(crate) trait Reading: Copy {
         (level, level == 6)
     }
 
-    /// A table, from its header row and its rows: an array of objects
-    /// keyed by the header, a short row leaving out its last members, a
-    /// long row's extra cells dropped (as GFM does).
+    /// A table, from its header row and its rows (none longer than the
+    /// header): an array of objects keyed by the header, a short row
+    /// leaving out its last members. A column named twice is an error at
+    /// its second header cell: a row object cannot hold both.
     fn table(self, header: &Row<'_>, rows: &[Row<'_>]) -> Result<Value, ParseError> {
         let columns: Vec<String> = header
             .cells()
             .map(|c| inline::decode(c.trim_matches(is_blank), Refs::All).text)
             .collect();
+        if let Some(i) = table::repeated_column(&columns) {
+            let column = header.column(i);
+            return Err(ParseError::expected(
+                table::DISTINCT_COLUMN,
+                header.line,
+                column,
+            ));
+        }
         let rows = rows.iter().map(|row_cells| {
             let mut row = Map::with_capacity(columns.len());
             for (column, cell) in columns.iter().zip(row_cells.cells()) {
@@ -147,7 +156,12 @@ impl<'a, R: Reading> Lexer<'a, R> {
                 self.pos += 1;
                 let value = match fence_open(text, 3) {
                     Some(fence) => Value::String(self.fence(fence)),
-                    None => self.reading.paragraph(text, line)?,
+                    None => {
+                        if let Some((block, column)) = unread_block(text) {
+                            return Err(ParseError::expected(block, line, column));
+                        }
+                        self.reading.paragraph(text, line)?
+                    }
                 };
                 self.push(Kind::Scalar(value), line);
             } else {
@@ -359,10 +373,13 @@ impl<'a, R: Reading> Lexer<'a, R> {
     }
 
     /// A table: its header, then its rows up to a blank line or another
-    /// block, read by the reading.
+    /// block, read by the reading. A row with more cells than the header
+    /// is an error at its end (GFM drops the extra cells, which would lose
+    /// them without a word).
     fn table(&mut self) -> Result<(), ParseError> {
         let line = self.pos + 1;
         let header = Row::split(line, self.lines[self.pos]);
+        let columns = header.cells().count();
         self.pos += 2;
         let mut rows = Vec::new();
         while let Some(&text) = self.lines.get(self.pos) {
@@ -370,7 +387,12 @@ impl<'a, R: Reading> Lexer<'a, R> {
                 break;
             }
             self.pos += 1;
-            rows.push(Row::split(self.pos, text));
+            let row = Row::split(self.pos, text);
+            let cells: Vec<&str> = row.cells().collect();
+            if cells.len() > columns {
+                table::check_count(&cells, columns, text, self.pos)?;
+            }
+            rows.push(row);
         }
         let value = self.reading.table(&header, &rows)?;
         self.push(Kind::Table(value), line);
@@ -412,6 +434,28 @@ fn fence_open(text: &str, max_indent: usize) -> Option<Fence> {
         && len >= 3
         && !(mark == b'`' && rest[len..].contains('`'));
     ok.then_some(Fence { indent, mark, len })
+}
+
+/// A block that markdown reads where a top-level paragraph would be, and
+/// that no layout writes there (each escapes a string's leading `>`, `-`,
+/// `*`, `_` and blanks): what `SPEC.md` rejects in its place, with the
+/// column where it starts. Read as text, `> x` would lose its markup.
+fn unread_block(text: &str) -> Option<(&'static str, usize)> {
+    let indent = text.bytes().take_while(|&b| b == b' ').count();
+    let rest = &text[indent..];
+    if indent >= 4 || rest.starts_with('\t') {
+        return Some(("a paragraph, not an indented code block", 1));
+    }
+    let column = indent + 1;
+    if rest.starts_with('>') {
+        return Some(("a paragraph, not a block quote", column));
+    }
+    let mark = *rest.as_bytes().first()?;
+    let marks = rest.bytes().filter(|&b| b == mark).count();
+    let rule = matches!(mark, b'-' | b'*' | b'_')
+        && marks >= 3
+        && rest.bytes().all(|b| b == mark || b == b' ' || b == b'\t');
+    rule.then_some(("a paragraph, not a thematic break", column))
 }
 
 /// Whether `text` ends a table: a blank line or the start of another

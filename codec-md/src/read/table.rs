@@ -38,8 +38,10 @@ pub struct Table {
 /// Errors are [`ParseError`]s: `expected `|`` where a row does not start
 /// or end with a pipe, `expected a delimiter cell `---`` at the first bad
 /// cell of the delimiter row, [`ParseErrorKind::CellCount`] at the end of a
-/// row with another number of cells than the header, and `expected the end
-/// of the table` at text after the blank line that ends it.
+/// row with another number of cells than the header, `expected a column
+/// name that no earlier column has` at a header cell that repeats one, and
+/// `expected the end of the table` at text after the blank line that ends
+/// it.
 ///
 /// ```
 /// let table = codec_md::parse_table("|name|note|\n|---|---|\n|a\\|b|&#32;x|\n").unwrap();
@@ -68,6 +70,14 @@ pub fn parse_table(markdown: &str) -> Result<Table, ParseError> {
         column += 4;
     }
     check_count(&cells, columns.len(), delimiter, line)?;
+    if let Some(i) = repeated_column(&columns) {
+        let rest = &header[1..];
+        let at = inline::split(rest, inline::byte(b'|'))
+            .nth(i)
+            .map_or(0, |(at, _)| at);
+        let column = rest[..at].chars().count() + 2;
+        return Err(ParseError::expected(DISTINCT_COLUMN, 1, column));
+    }
 
     let mut rows = Vec::new();
     for (line, text) in lines.by_ref() {
@@ -87,6 +97,16 @@ pub fn parse_table(markdown: &str) -> Result<Table, ParseError> {
 
 /// What a delimiter row's cell must be.
 pub(crate) const DELIMITER_CELL: &str = "a delimiter cell `---`";
+
+/// What a header cell must be: a row object cannot hold two members of
+/// one name, and a reader that kept one would lose the other's cells.
+pub(crate) const DISTINCT_COLUMN: &str = "a column name that no earlier column has";
+
+/// The index of the first column whose name an earlier column has.
+pub(crate) fn repeated_column(columns: &[String]) -> Option<usize> {
+    let mut seen = std::collections::HashSet::with_capacity(columns.len());
+    columns.iter().position(|c| !seen.insert(c.as_str()))
+}
 
 /// A [`ParseErrorKind::CellCount`] error at the end of `text` when `cells`
 /// is not `expected` long.

@@ -255,6 +255,14 @@ fn parse_table_says_where_and_what_it_expected() {
             "line 3, column 5: expected 1 cells, found 2",
         ),
         (
+            "|a|b|a|\n|---|---|---|\n",
+            ParseErrorKind::Expected {
+                expected: "a column name that no earlier column has",
+            },
+            (1, 6),
+            "line 1, column 6: expected a column name that no earlier column has",
+        ),
+        (
             "|a|\n|---|\n|1\\|\n",
             pipe,
             (3, 5),

@@ -124,3 +124,80 @@ fn issue_17_reproducers_hold() {
     let input = text("media_type/quoted-nul");
     assert!(input.parse::<MediaType>().is_err(), "{input:?}");
 }
+
+/// The readers' reproducers of issue 41 are refused where they go wrong,
+/// by every reader that reads them, never read with their markup or a
+/// cell lost.
+#[test]
+fn issue_41_reproducers_are_refused() {
+    let text = |path: &str| {
+        fs::read_to_string(fuzz_dir().join("regressions").join(path))
+            .unwrap_or_else(|e| panic!("regressions/{path}: {e}"))
+    };
+    let expected = |expected| ParseErrorKind::Expected { expected };
+    let long_row = ParseErrorKind::CellCount {
+        expected: 2,
+        found: 3,
+    };
+    type Reader = fn(&str) -> Result<codec_core::Value, codec_md::ParseError>;
+    let cases: &[(&str, Reader, ParseErrorKind, (usize, usize))] = &[
+        (
+            "md_parse/block-quote-line",
+            codec_md::parse,
+            expected("a paragraph, not a block quote"),
+            (1, 1),
+        ),
+        (
+            "md_parse/thematic-break",
+            codec_md::parse,
+            expected("a paragraph, not a thematic break"),
+            (1, 1),
+        ),
+        (
+            "md_parse/indented-code",
+            codec_md::parse,
+            expected("a paragraph, not an indented code block"),
+            (1, 1),
+        ),
+        (
+            "md_parse/repeated-column",
+            codec_md::parse,
+            expected("a column name that no earlier column has"),
+            (1, 4),
+        ),
+        (
+            "md_parse_lossless/repeated-column",
+            codec_md::parse_lossless,
+            expected("a column name that no earlier column has"),
+            (1, 4),
+        ),
+        (
+            "md_parse/long-row",
+            codec_md::parse,
+            long_row.clone(),
+            (3, 7),
+        ),
+        (
+            "md_parse_lossless/long-row",
+            codec_md::parse_lossless,
+            long_row.clone(),
+            (3, 7),
+        ),
+        (
+            "md_parse_dense/long-row",
+            codec_md::parse_dense,
+            long_row,
+            (3, 7),
+        ),
+    ];
+    for (path, read, kind, position) in cases {
+        let error = read(&text(path)).unwrap_err();
+        assert_eq!(error.kind(), kind, "{path}");
+        assert_eq!((error.line(), error.column()), *position, "{path}");
+    }
+    let error = codec_md::parse_table(&text("md_parse_table/repeated-column")).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "line 1, column 4: expected a column name that no earlier column has"
+    );
+}
