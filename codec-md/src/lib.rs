@@ -102,6 +102,3 @@ pub use error::{ParseError, ParseErrorKind};
 pub use profile::Profile;
 pub use read::{Table, normalize, parse, parse_dense, parse_lossless, parse_table};
 pub use truncate::truncate;
-#[cfg(feature = "testing")]
-#[doc(hidden)]
-pub use write::dense_json_paragraph;

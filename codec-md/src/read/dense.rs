@@ -2,7 +2,7 @@
 //! default reading plus the dense profile's constructs: its tables (rows
 //! without outer pipes, dotted columns, a key column, `[a, b]` lists and
 //! JSON code spans in cells), its fenced `json` blocks, and a document's
-//! JSON paragraph.
+//! JSON paragraph (what the profile wrote before its fence).
 
 use std::collections::HashMap;
 
