@@ -48,7 +48,7 @@ use crate::read::table::Row;
 /// assert_eq!(codec_md::parse_dense(&markdown).unwrap(), value);
 /// ```
 pub fn parse_dense(markdown: &str) -> Result<Value, ParseError> {
-    lexer::read(markdown, DenseReading)
+    lexer::read(markdown, DenseReading, &lexer::ParseOptions::default())
 }
 
 /// The dense reading's hooks: scalars and key lists as in the default
