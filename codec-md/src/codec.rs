@@ -189,10 +189,13 @@ impl MarkdownCodecBuilder {
     ///         "3|Grace|Hopper|[]\n",
     ///     )
     /// );
-    /// // Where markdown would cost more than JSON, it is JSON: a section's
-    /// // body a fenced `json` block, the whole document one paragraph.
+    /// // Where markdown would cost more than JSON, it is JSON: a fenced
+    /// // `json` block, for a section's body or the whole document.
     /// let small = from_slice(br#"{"pool": {"min": 2, "max": 14}}"#).unwrap();
-    /// assert_eq!(codec.to_vec(&small).unwrap(), b"{\"pool\":{\"min\":2,\"max\":14}}\n");
+    /// assert_eq!(
+    ///     codec.to_vec(&small).unwrap(),
+    ///     b"```json\n{\"pool\":{\"min\":2,\"max\":14}}\n```\n"
+    /// );
     /// assert_eq!(codec_md::parse_dense(r#"{"pool":{"min":2,"max":14}}"#).unwrap(), small);
     /// ```
     ///

@@ -58,6 +58,24 @@ pub enum ParseErrorKind {
         /// The limit in force.
         limit: usize,
     },
+    /// A table whose rows would build more than the size limit: each row
+    /// copies the header's keys (and makes the objects of its dotted
+    /// paths), so a long header over many rows could build far more than
+    /// its text ([`ParseOptions`](crate::ParseOptions)).
+    #[error(
+        "a table that would build about {size} bytes, over the limit of {limit} \
+         ({factor} bytes per byte of its text, at least 1 MiB); raise \
+         ParseOptions::max_size_factor to read it"
+    )]
+    SizeLimit {
+        /// What its rows would build, estimated: per row, each header
+        /// key's bytes and 32 bytes per key.
+        size: usize,
+        /// The limit: `factor` times the table's bytes, at least 1 MiB.
+        limit: usize,
+        /// [`ParseOptions::max_size_factor`](crate::ParseOptions::max_size_factor).
+        factor: usize,
+    },
 }
 
 impl ParseError {

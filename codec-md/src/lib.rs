@@ -106,8 +106,8 @@ mod write;
 pub use codec::{MarkdownCodec, MarkdownCodecBuilder, render};
 pub use error::{ParseError, ParseErrorKind};
 pub use profile::Profile;
-pub use read::{Table, normalize, parse, parse_dense, parse_lossless, parse_table};
+pub use read::{
+    DEFAULT_MAX_SIZE_FACTOR, ParseOptions, Table, normalize, parse, parse_dense, parse_lossless,
+    parse_table,
+};
 pub use truncate::truncate;
-#[cfg(feature = "testing")]
-#[doc(hidden)]
-pub use write::dense_json_paragraph;

@@ -22,12 +22,9 @@ pub enum Profile {
     /// Fewer tokens (`SPEC.md`, *Dense profile*): row lines without outer
     /// pipes, nested objects as dotted columns, maps of objects as keyed
     /// tables, lists and JSON inside cells, and a fenced `json` block for
-    /// any section that would cost more as markdown (a paragraph of JSON
-    /// for the whole document). On the eight
-    /// benchmark datasets it costs 0.70x compact JSON and 0.77x TOON in
-    /// all (o200k), and each dataset at most its compact JSON: a document
-    /// that is cheapest as JSON is one paragraph of its compact JSON, no
-    /// fence, which costs exactly compact JSON's tokens when nothing in
-    /// it needs an escape. Read back by [`parse_dense`](crate::parse_dense).
+    /// any section or document that would cost more as markdown, which a
+    /// reader gets as exactly its JSON. On the eight benchmark datasets it
+    /// costs 0.70x compact JSON and 0.77x TOON in all (o200k). Read back
+    /// by [`parse_dense`](crate::parse_dense).
     Dense,
 }

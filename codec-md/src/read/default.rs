@@ -38,7 +38,7 @@ use crate::read::lexer::{self, Reading};
 /// assert_eq!((error.line(), error.column()), (3, 1));
 /// ```
 pub fn parse(markdown: &str) -> Result<Value, ParseError> {
-    lexer::read(markdown, DefaultReading)
+    lexer::read(markdown, DefaultReading, &lexer::ParseOptions::default())
 }
 
 /// The default reading's hooks: every construct as `SPEC.md` reads it.

@@ -2,7 +2,7 @@
 //! default reading plus the dense profile's constructs: its tables (rows
 //! without outer pipes, dotted columns, a key column, `[a, b]` lists and
 //! JSON code spans in cells), its fenced `json` blocks, and a document's
-//! JSON paragraph.
+//! JSON paragraph (what the profile wrote before its fence).
 
 use std::collections::HashMap;
 
@@ -48,7 +48,7 @@ use crate::read::table::Row;
 /// assert_eq!(codec_md::parse_dense(&markdown).unwrap(), value);
 /// ```
 pub fn parse_dense(markdown: &str) -> Result<Value, ParseError> {
-    lexer::read(markdown, DenseReading)
+    lexer::read(markdown, DenseReading, &lexer::ParseOptions::default())
 }
 
 /// The dense reading's hooks: scalars and key lists as in the default

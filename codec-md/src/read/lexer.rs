@@ -94,7 +94,11 @@ pub(crate) trait Reading: Copy {
 pub(crate) type ContainerFence = fn(&str, usize) -> Result<Value, ParseError>;
 
 /// Reads `markdown` with `reading`: the line pass, then the outline.
-pub(crate) fn read(markdown: &str, reading: impl Reading) -> Result<Value, ParseError> {
+pub(crate) fn read(
+    markdown: &str,
+    reading: impl Reading,
+    options: &ParseOptions,
+) -> Result<Value, ParseError> {
     let lines: Vec<&str> = markdown
         .split('\n')
         .map(|l| l.strip_suffix('\r').unwrap_or(l))
@@ -104,9 +108,99 @@ pub(crate) fn read(markdown: &str, reading: impl Reading) -> Result<Value, Parse
         pos: 0,
         reading,
         blocks: Vec::new(),
+        max_size_factor: options.max_size_factor,
     };
     lexer.run()?;
     outline::read(lexer.blocks, DEFAULT_MAX_DEPTH)
+}
+
+/// How a reader may grow what it builds from its input
+/// ([`ParseOptions::parse`]).
+///
+/// Every construct of every reading builds at most a few values per byte
+/// of its text, but for a table's rows: each row copies the header's keys,
+/// and in the dense reading makes the objects of its dotted columns'
+/// paths, so a long header over many short rows could build far more than
+/// the input (a 489 KB dense table of 500 columns 120 keys deep and 200
+/// rows built 3.3 GB). A table is refused before it is built, with
+/// [`ParseErrorKind::SizeLimit`](crate::ParseErrorKind::SizeLimit), when
+/// its rows would build more than [`max_size_factor`] bytes per byte of
+/// its text (at least 1 MiB): estimated as each header key's bytes and 32
+/// bytes per key (a dotted header cell counts a key per raw dot), per row.
+///
+/// [`max_size_factor`]: ParseOptions::max_size_factor
+///
+/// ```
+/// use codec_md::{ParseErrorKind, ParseOptions, Profile};
+///
+/// // 20 columns 50 keys deep, 200 rows: 10 KB that would build 200,000 objects.
+/// let header: Vec<String> = (0..20).map(|i| format!("{i}{}", ".k".repeat(49))).collect();
+/// let row = vec!["1"; 20].join("|");
+/// let rows = format!("{row}\n").repeat(200);
+/// let markdown = format!("|{}|\n|{}\n{rows}", header.join("|"), "---|".repeat(20));
+/// let error = codec_md::parse_dense(&markdown).unwrap_err();
+/// assert!(matches!(error.kind(), ParseErrorKind::SizeLimit { .. }));
+/// let options = ParseOptions::default().max_size_factor(1_000);
+/// assert!(options.parse(&markdown, Profile::Dense).is_ok());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ParseOptions {
+    /// The most bytes a table's rows may build per byte of the table's
+    /// text (at least 1 MiB in all): [`DEFAULT_MAX_SIZE_FACTOR`] unless set.
+    pub max_size_factor: usize,
+}
+
+/// [`ParseOptions::max_size_factor`]'s default: 64 bytes built per byte
+/// read. Every table of the benchmark datasets' renderings is under 8.
+pub const DEFAULT_MAX_SIZE_FACTOR: usize = 64;
+
+/// A table's allowance whatever its size: small tables are never refused.
+const MIN_TABLE_SIZE: usize = 1 << 20;
+
+/// What a table's rows are estimated to build per key (a key's string and
+/// its value's slot).
+const KEY_BYTES: usize = 32;
+
+impl Default for ParseOptions {
+    fn default() -> ParseOptions {
+        ParseOptions {
+            max_size_factor: DEFAULT_MAX_SIZE_FACTOR,
+        }
+    }
+}
+
+impl ParseOptions {
+    /// Sets [`ParseOptions::max_size_factor`].
+    pub fn max_size_factor(mut self, factor: usize) -> ParseOptions {
+        self.max_size_factor = factor;
+        self
+    }
+}
+
+/// Refuses a table of `bytes` bytes, `header` and `rows` rows, whose rows
+/// would build more than `factor` bytes per byte ([`ParseOptions`]).
+fn check_size(
+    header: &Row<'_>,
+    rows: usize,
+    bytes: usize,
+    factor: usize,
+) -> Result<(), ParseError> {
+    let per_row: usize = header
+        .cells()
+        .map(|cell| cell.len() + KEY_BYTES * (1 + cell.bytes().filter(|&b| b == b'.').count()))
+        .sum();
+    let size = per_row.saturating_mul(rows);
+    let limit = factor.saturating_mul(bytes).max(MIN_TABLE_SIZE);
+    if size <= limit {
+        return Ok(());
+    }
+    let kind = crate::ParseErrorKind::SizeLimit {
+        size,
+        limit,
+        factor,
+    };
+    Err(ParseError::new(kind, header.line, 1))
 }
 
 /// The line-by-line pass: markdown lines to outline blocks.
@@ -116,6 +210,8 @@ struct Lexer<'a, R> {
     pos: usize,
     reading: R,
     blocks: Vec<Block>,
+    /// [`ParseOptions::max_size_factor`].
+    max_size_factor: usize,
 }
 
 /// A fence's opening line: its indent, character and length.
@@ -394,6 +490,9 @@ impl<'a, R: Reading> Lexer<'a, R> {
             }
             rows.push(row);
         }
+        let (first, end) = (line - 1, self.pos);
+        let bytes = self.lines[first..end].iter().map(|l| l.len() + 1).sum();
+        check_size(&header, rows.len(), bytes, self.max_size_factor)?;
         let value = self.reading.table(&header, &rows)?;
         self.push(Kind::Table(value), line);
         Ok(())

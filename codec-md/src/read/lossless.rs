@@ -32,7 +32,7 @@ use crate::read::lexer::{self, Reading};
 /// assert_eq!(codec_md::parse_lossless(&markdown).unwrap(), value);
 /// ```
 pub fn parse_lossless(markdown: &str) -> Result<Value, ParseError> {
-    lexer::read(markdown, LosslessReading)
+    lexer::read(markdown, LosslessReading, &lexer::ParseOptions::default())
 }
 
 /// The lossless reading's hooks: its markers in values, cells and h6

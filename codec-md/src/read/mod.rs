@@ -34,6 +34,7 @@ use crate::error::ParseError;
 
 pub use default::parse;
 pub use dense::parse_dense;
+pub use lexer::{DEFAULT_MAX_SIZE_FACTOR, ParseOptions};
 pub use lossless::parse_lossless;
 pub use normalize::normalize;
 pub use table::{Table, parse_table};
@@ -45,5 +46,17 @@ pub(crate) fn read_back(markdown: &str, profile: Profile) -> Result<Value, Parse
         Profile::Default => parse(markdown),
         Profile::Lossless => parse_lossless(markdown),
         Profile::Dense => parse_dense(markdown),
+    }
+}
+
+impl ParseOptions {
+    /// Reads `markdown` as `profile`'s reader does ([`parse`],
+    /// [`parse_lossless`], [`parse_dense`]), with these options.
+    pub fn parse(&self, markdown: &str, profile: Profile) -> Result<Value, ParseError> {
+        match profile {
+            Profile::Default => lexer::read(markdown, default::DefaultReading, self),
+            Profile::Lossless => lexer::read(markdown, lossless::LosslessReading, self),
+            Profile::Dense => lexer::read(markdown, dense::DenseReading, self),
+        }
     }
 }

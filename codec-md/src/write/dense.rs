@@ -16,10 +16,8 @@
 //!   JSON in a code span.
 //! - Every container that would be a document or a section is written as
 //!   markdown or as a fenced `json` block, whichever
-//!   [`estimate_hundredths`] says is cheaper. A document written as JSON
-//!   is one paragraph of its compact JSON instead, escaped as a value,
-//!   when the escapes cost no more than the fence (nested-config: 551
-//!   tokens, compact JSON's count, against 556 fenced).
+//!   [`estimate_hundredths`] says is cheaper. A reader of the fence gets
+//!   exactly the JSON: no markdown escape, link or HTML inside it.
 //!
 //! The thresholds, and the measurements behind them, are the constants
 //! below. [`parse_dense`](crate::parse_dense) reads all of it back.
@@ -277,19 +275,14 @@ fn markdown_or_json<'v, V: ValueView<'v>>(
             };
             json::write_reusing(&mut json, value, depth, w.max_depth, &written)?;
         } else {
-            json::write(&mut json, value, depth, w.max_depth)?;
+            json::write_fenced(&mut json, value, depth, w.max_depth)?;
         }
         w.out.truncate(start);
         w.started = started;
         w.block();
-        let cost = if top {
-            json_document(w, &json, json_cost)
-        } else {
-            fence = Some(json_fence(w, &json));
-            json_cost + 100 * FENCE_TOKENS
-        };
+        fence = Some(json_fence(w, &json));
         w.layout.json = json;
-        cost
+        json_cost + 100 * FENCE_TOKENS
     };
     w.layout.decided.push(Decided {
         start,
@@ -410,38 +403,21 @@ fn find_tables<'v, V: ValueView<'v>>(
     }
 }
 
-/// A fenced `json` block of `json`, a value's exact compact JSON ([`json::write`]).
-/// Returns where the JSON is in the output.
+/// A fenced `json` block of `json`, a value's exact compact JSON
+/// ([`json::write_fenced`]), its fence longer than any backtick run in
+/// it. Returns where the JSON is in the output.
 fn json_fence(w: &mut Writer<'_, DenseLayout>, json: &[u8]) -> (usize, usize) {
-    w.out.extend_from_slice(b"```json\n");
+    let longest = json.split(|&b| b != b'`').map(<[u8]>::len).max();
+    let ticks = (longest.unwrap_or(0) + 1).max(3);
+    w.out.resize(w.out.len() + ticks, b'`');
+    w.out.extend_from_slice(b"json\n");
     let from = w.out.len();
     w.out.extend_from_slice(json);
     let to = w.out.len();
-    w.out.extend_from_slice(b"\n```\n");
+    w.out.push(b'\n');
+    w.out.resize(w.out.len() + ticks, b'`');
+    w.out.push(b'\n');
     (from, to)
-}
-
-/// A document written as JSON (`json`, its compact JSON): one paragraph
-/// that is that JSON, escaped as a paragraph line
-/// ([`write_json_paragraph`]), when the escapes cost no more than a fence
-/// would; else the fenced `json` block. With no escapes (nested-config
-/// has none) the paragraph is the compact JSON and a line feed: exactly
-/// compact JSON's tokens. Returns the estimated cost of what was written.
-fn json_document(w: &mut Writer<'_, DenseLayout>, json: &[u8], json_cost: usize) -> usize {
-    let start = w.out.len();
-    if write_json_paragraph(w.out, json) {
-        let paragraph = &w.out[start..w.out.len() - 1];
-        if paragraph == json {
-            return json_cost;
-        }
-        let paragraph_cost = estimate_hundredths(paragraph);
-        if paragraph_cost <= estimate_hundredths(json) + 100 * FENCE_TOKENS {
-            return paragraph_cost;
-        }
-        w.out.truncate(start);
-    }
-    json_fence(w, json);
-    json_cost + 100 * FENCE_TOKENS
 }
 
 /// What a table's markdown is estimated to cost (hundredths of a token),
@@ -1131,47 +1107,6 @@ fn is_raw_cell(s: &str, first: bool) -> bool {
     } else {
         !matches!(s.as_bytes().first(), Some(b'[' | b'`')) && escape::is_plain_in(s, Context::Cell)
     }
-}
-
-/// Writes `json`, the compact JSON of a whole document, as the dense
-/// profile's JSON paragraph: the line escaped by the value rules
-/// ([`escape::write_json_line`]), then a line feed. Returns false, writing
-/// nothing, when it cannot be one. That is an array whose first `[` would
-/// need a backslash, since `\[` starts a string's paragraph: one whose JSON
-/// holds `](` (R6 of `ESCAPING.md` escapes every `[` before it) or `]:`
-/// (the line could start with a link reference definition, `["x]: y"]`).
-/// Such an array keeps its fence.
-fn write_json_paragraph(out: &mut Vec<u8>, json: &[u8]) -> bool {
-    let definition = json.first() == Some(&b'[') && json.windows(2).any(|w| w == b"]:");
-    let Ok(json) = std::str::from_utf8(json) else {
-        return false;
-    };
-    if definition || !matches!(json.as_bytes().first(), Some(b'{' | b'[')) {
-        return false;
-    }
-    let start = out.len();
-    escape::write_json_line(out, json);
-    if out.get(start) != json.as_bytes().first() {
-        out.truncate(start);
-        return false;
-    }
-    out.push(b'\n');
-    true
-}
-
-/// The line the dense profile writes for `value` when the document is
-/// written as a JSON paragraph, or `None` when `value` cannot be one (not a
-/// container, too deep, or an array that keeps its fence). For this
-/// crate's tests only (feature `testing`): it lets them put any value
-/// through the paragraph's escaping, which the renderer takes only where
-/// it is cheap. Not part of the API.
-#[cfg(feature = "testing")]
-#[doc(hidden)]
-pub fn dense_json_paragraph(value: &codec_core::Value) -> Option<String> {
-    let mut json = Vec::new();
-    json::write(&mut json, value, 0, codec_core::value::DEFAULT_MAX_DEPTH).ok()?;
-    let mut out = Vec::new();
-    write_json_paragraph(&mut out, &json).then(|| String::from_utf8(out).ok())?
 }
 
 /// One cell's value: a scalar, `[a, b]`, or JSON in a code span.
@@ -2085,27 +2020,15 @@ mod tests {
             ),
             // An array table cannot start with the empty key.
             (r#"[{"": 1, "a": 2}]"#, "# [0]\n\n- : 1\n- **a**: 2\n"),
-            // Where JSON is cheaper, the document is its JSON, as a
-            // paragraph when its escapes cost no more than a fence.
+            // Where JSON is cheaper, the document is its JSON, in a
+            // fence with no markdown escape.
             (
                 r#"{"pool": {"min": 2, "max": 14, "idleTimeout": 30000}}"#,
-                "{\"pool\":{\"min\":2,\"max\":14,\"idleTimeout\":30000}}\n",
+                "```json\n{\"pool\":{\"min\":2,\"max\":14,\"idleTimeout\":30000}}\n```\n",
             ),
             (
-                r#"{"pool": {"min": 2, "max": 14, "idleTimeout": "*a* <b> [c](d) &amp;"}}"#,
-                "{\"pool\":{\"min\":2,\"max\":14,\"idleTimeout\":\"\\*a\\* \\<b> \\[c](d) \\&amp;\"}}\n",
-            ),
-            // A JSON backslash before punctuation is escaped, and then so
-            // is an autolink's `:`.
-            (
-                r#"{"pool": {"min": 2, "max": "a\"b http://x", "idleTimeout": 30000}}"#,
-                "{\"pool\":{\"min\":2,\"max\":\"a\\\\\"b http\\://x\",\"idleTimeout\":30000}}\n",
-            ),
-            // An array whose JSON holds `]:` could open a link reference
-            // definition: it keeps its fence.
-            (
-                r#"[{"pool": {"min": 2, "max": 14, "idleTimeout": 30000}}, "a]: b"]"#,
-                "```json\n[{\"pool\":{\"min\":2,\"max\":14,\"idleTimeout\":30000}},\"a]: b\"]\n```\n",
+                r#"{"pool": {"min": 2, "max": 14, "idleTimeout": "*a* <b> [c](d) &amp; http://x"}}"#,
+                "```json\n{\"pool\":{\"min\":2,\"max\":14,\"idleTimeout\":\"*a* <b> [c](d) &amp; http://x\"}}\n```\n",
             ),
             // A string paragraph's `{` or `[` is escaped: it is not JSON.
             (r#""{\"a\":1}""#, "\\{\"a\":1}\n"),
@@ -2119,16 +2042,6 @@ mod tests {
         for (json, expected) in cases {
             assert_eq!(dense(json), *expected, "{json}");
         }
-        // Too many escapes: the fence is cheaper (each JSON `\\` doubles).
-        let backslashes = "\\".repeat(32);
-        let json =
-            format!(r#"{{"pool": {{"min": 2, "max": 14, "idleTimeout": "{backslashes}"}}}}"#);
-        assert_eq!(
-            dense(&json),
-            format!(
-                "```json\n{{\"pool\":{{\"min\":2,\"max\":14,\"idleTimeout\":\"{backslashes}\"}}}}\n```\n"
-            )
-        );
     }
 
     proptest::proptest! {
@@ -2249,7 +2162,10 @@ mod tests {
             let copied = render_dense(&value, false);
             let copies = json::COPIED.with(|copied| copied.get());
             assert_eq!(copied, render_dense(&value, true), "depth {depth}");
-            assert!(copied.starts_with("{\"k"), "depth {depth}: {copied}");
+            assert!(
+                copied.starts_with("```json\n{\"k"),
+                "depth {depth}: {copied}"
+            );
             assert!(copies >= depth - 1, "depth {depth}: {copies} copies");
         }
     }

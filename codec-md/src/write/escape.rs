@@ -393,67 +393,6 @@ pub(super) fn write_paragraph(out: &mut Vec<u8>, s: &str) {
     write_line(out, Line::One(s), Context::Value, true);
 }
 
-/// Writes `json`, compact JSON as [`super::json`] writes it (one line, no
-/// backtick, `|`, control or invisible character), as the whole of a
-/// paragraph line: the value rules, which escape only what could pair up
-/// inside the line (`*` runs, `[...](`, `<...>`, `&name;`, a `\` before
-/// punctuation, then R12's autolink triggers). Its start needs nothing:
-/// `{` and `[` open no block, and the caller keeps a `[` that could open a
-/// link reference definition (`[x]: y`) out of this path. A reader decodes
-/// the escapes and gets `json` back.
-pub(super) fn write_json_line(out: &mut Vec<u8>, json: &str) {
-    if is_plain(json, false) || is_quiet_json(json) {
-        out.extend_from_slice(json.as_bytes());
-        return;
-    }
-    write_line(out, Line::One(json), Context::Value, false);
-}
-
-/// Whether the value rules leave a JSON line as it is, with no analysis:
-/// it starts with `{` or `[` and ends with `}` or `]` (no edge whitespace,
-/// R2), holds no character markdown never holds raw (R1), and none of the
-/// characters the other value rules could escape (R3-R8 and R11: `*`, `~`,
-/// `` ` ``, `<`, `&`, `\`, `_` but intraword, and a `[` only before `](`;
-/// `|` and `#` only in cells and headings), so R12 escapes no autolink
-/// trigger either.
-/// `is_plain` says no to every line with a `[` or a character never
-/// written raw, and
-/// this yes to most JSON, which then needs no escaping pass (a document
-/// written as JSON is one such paragraph).
-/// One pass: the bytes of [`JSON_MARKED`] are looked at, from the first
-/// chunk that has one (a `(` after a `]`, an `_` but intraword, a
-/// character never raw), rather than reading the paragraph once per
-/// rule.
-fn is_quiet_json(json: &str) -> bool {
-    let bytes = json.as_bytes();
-    if !(matches!(bytes.first(), Some(b'{' | b'[')) && matches!(bytes.last(), Some(b'}' | b']'))) {
-        return false;
-    }
-    let Some(from) = first_marked(bytes, &JSON_MARKED) else {
-        return true;
-    };
-    // Beyond ASCII, only R1 (`is_plain_from`; no edge is whitespace here).
-    is_plain_from(json, from, |at, b| match b {
-        b'_' => is_intraword(bytes, at),
-        b'(' => at == 0 || bytes[at - 1] != b']',
-        _ => !JSON_MARKED[usize::from(b)],
-    })
-}
-
-/// The bytes [`is_quiet_json`] looks at: what the value rules could escape
-/// in a JSON line (`\`, `*`, `~`, `` ` ``, `<`, `&`, `_`, and `(` for a
-/// `](`), the ASCII characters never raw (controls but TAB, DEL), and
-/// every byte beyond ASCII.
-static JSON_MARKED: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        table[b] = (b < 0x20 && b != 0x09) || b >= 0x7f;
-        b += 1;
-    }
-    marked(table, b"\\*~`<&_(")
-};
-
 /// Writes `s` as the first cell of a table row that has no leading pipe
 /// (the dense profile): the cell rules, plus the paragraph's protection of
 /// the line start, since a row line that starts a block ends the table.
@@ -877,35 +816,6 @@ mod tests {
     use super::*;
 
     proptest::proptest! {
-        /// A JSON line the quick test lets through is what the value
-        /// rules write for it.
-        #[test]
-        fn quiet_json_is_written_as_it_is(
-            // Text that the quick test lets through, with one character
-            // or sequence it looks at, in some of the gaps.
-            pieces in proptest::collection::vec(r#"[a-z0-9 ":/.,\[\]{}()!#|>_é\u{a0}-]{1,6}"#, 1..8),
-            other in r#"[\\*~_`<&\u{200b}]|\]\(|&[a-z]+;"#,
-            gaps in proptest::collection::vec(proptest::bool::weighted(0.3), 8),
-            open in proptest::sample::select(vec!['{', '[']),
-            close in proptest::sample::select(vec!['}', ']']),
-        ) {
-            let mut text = String::new();
-            for (piece, gap) in pieces.iter().zip(&gaps) {
-                text.push_str(piece);
-                if *gap {
-                    text.push_str(&other);
-                }
-            }
-            let json = format!("{open}{text}{close}");
-            let mut written = Vec::new();
-            write_line(&mut written, Line::One(&json), Context::Value, false);
-            if is_quiet_json(&json) {
-                proptest::prop_assert_eq!(String::from_utf8(written).unwrap(), json);
-            }
-        }
-    }
-
-    proptest::proptest! {
         /// The strict check that passes over `_`-joined words first says
         /// what the check byte by byte from the first mark says.
         #[test]
@@ -971,21 +881,6 @@ mod tests {
             && is_plain_from(s, from, |at, b| is_strict_plain_byte(bytes, at, b, context))
     }
 
-    /// [`is_quiet_json`] as it was first written, three passes: the
-    /// reference the one pass must match.
-    fn is_quiet_json_reference(json: &str) -> bool {
-        let bytes = json.as_bytes();
-        matches!(bytes.first(), Some(b'{' | b'['))
-            && matches!(bytes.last(), Some(b'}' | b']'))
-            && !bytes.iter().enumerate().any(|(i, &b)| match b {
-                b'\\' | b'*' | b'~' | b'`' | b'<' | b'&' => true,
-                b'_' => !is_intraword(bytes, i),
-                _ => false,
-            })
-            && !bytes.windows(2).any(|pair| pair == b"](")
-            && !json.chars().any(is_never_raw)
-    }
-
     proptest::proptest! {
         /// A value's or a cell's string is written as the escaper writes
         /// it, whichever of [`write_loose_str`]'s ways it takes: plain,
@@ -1014,27 +909,6 @@ mod tests {
                     "{:?} {:?}", s, context
                 );
             }
-        }
-    }
-
-    proptest::proptest! {
-        /// The one pass of `is_quiet_json` says what the three passes say.
-        #[test]
-        fn quiet_json_in_one_pass(
-            // Mostly text the quick test lets through, with now and then
-            // a character or sequence it looks at.
-            pieces in proptest::collection::vec(
-                proptest::prop_oneof![
-                    8 => r#"[a-z0-9":, {}\[\]()]{1,4}"#,
-                    1 => "_|a_b|\\]\\(|é|😎|\u{85}|\u{2028}|\u{200b}|\\\\|\\*|~|`|<|&|\t|\n|\u{7f}",
-                ],
-                0..8,
-            ),
-            open in proptest::sample::select(vec!['{', '[', 'a']),
-            close in proptest::sample::select(vec!['}', ']', ' ']),
-        ) {
-            let json = format!("{open}{}{close}", pieces.concat());
-            proptest::prop_assert_eq!(is_quiet_json(&json), is_quiet_json_reference(&json), "{:?}", json);
         }
     }
 

@@ -1,16 +1,15 @@
-//! The dense profile's JSON (fenced `json` blocks, JSON cells, a
-//! document's JSON paragraph): codec-core's [`JsonWriter`], compact, with
-//! the escapes markdown needs ([`MarkdownSafe`]).
+//! The dense profile's JSON (fenced `json` blocks and JSON cells):
+//! codec-core's [`JsonWriter`], compact.
 //!
 //! The output is exact JSON: keys in source order, numbers verbatim.
-//! Strings are escaped as JSON requires, and also, as `\uXXXX`, every
-//! character that could change the markdown around the JSON: backticks
-//! (they could close a code span or a fence), `|` (it could end a table
-//! cell), and the characters markdown never holds raw (R1 of
-//! `ESCAPING.md`: controls, DEL, invisible and bidi characters). A JSON
-//! reader gets the same strings back; in a fence or a code span the
-//! markdown needs no escaping at all around it (a paragraph still escapes
-//! what could pair up inline, see [`super::escape::write_json_line`]).
+//! Strings are escaped as JSON requires, and also, as `\uXXXX`, the
+//! characters markdown never holds raw (R1 of `ESCAPING.md`: controls,
+//! DEL, invisible and bidi characters). A fence holds the rest as it is
+//! (its fence is longer than any backtick run in it); a JSON cell, a code
+//! span in a table row, also escapes backticks (they could close the
+//! span) and `|` (it could end the cell) ([`MarkdownSafe`]). A JSON
+//! reader gets the same strings back; the markdown needs no escaping at
+//! all around it.
 
 use codec_core::{
     EncodeError, ValueView,
@@ -22,10 +21,26 @@ use super::escape;
 use super::estimate::{Estimate, Word, estimate_hundredths};
 use super::keys::KeyTable;
 
-/// What the dense profile's JSON writes `\uXXXX` besides JSON's own
-/// escapes: a backtick, `|`, and the characters markdown never holds raw.
+/// What a JSON cell writes `\uXXXX` besides JSON's own escapes: a
+/// backtick, `|`, and the characters markdown never holds raw.
 #[derive(Debug, Clone, Copy)]
 struct MarkdownSafe;
+
+/// What a fenced `json` block writes `\uXXXX` besides JSON's own escapes:
+/// the characters markdown never holds raw.
+#[derive(Debug, Clone, Copy)]
+struct FenceSafe;
+
+impl JsonEscapes for FenceSafe {
+    const NON_ASCII: bool = true;
+    /// Of ASCII, JSON escapes the controls but DEL.
+    const ASCII_ESCAPED: Option<&'static [u8]> = Some(b"\x7f");
+
+    #[inline]
+    fn escapes(self, c: char) -> bool {
+        escape::is_never_raw(c)
+    }
+}
 
 /// [`MarkdownSafe`] for ASCII, one lookup per byte.
 static ASCII: [bool; 128] = {
@@ -55,25 +70,36 @@ impl JsonEscapes for MarkdownSafe {
 }
 
 /// The writer for a value inside `depth` open containers.
-fn writer(depth: usize, max_depth: usize) -> JsonWriter<MarkdownSafe> {
+fn writer<E: JsonEscapes>(escapes: E, depth: usize, max_depth: usize) -> JsonWriter<E> {
     JsonWriter::compact()
-        .escapes(MarkdownSafe)
+        .escapes(escapes)
         .max_depth(max_depth)
         .inside(depth)
 }
 
-/// Appends the compact JSON of `value`. Containers nested deeper than
-/// `max_depth - depth` are an [`EncodeError::DepthLimit`].
+/// Appends the compact JSON of `value` for a JSON cell ([`MarkdownSafe`]).
+/// Containers nested deeper than `max_depth - depth` are an
+/// [`EncodeError::DepthLimit`].
 pub(super) fn write<'v, V: ValueView<'v>>(
     out: &mut Vec<u8>,
     value: V,
     depth: usize,
     max_depth: usize,
 ) -> Result<(), EncodeError> {
-    writer(depth, max_depth).write_view(value, out)
+    writer(MarkdownSafe, depth, max_depth).write_view(value, out)
 }
 
-/// [`write`], but a container for which `written` gives JSON already
+/// [`write`] for a fenced `json` block ([`FenceSafe`]).
+pub(super) fn write_fenced<'v, V: ValueView<'v>>(
+    out: &mut Vec<u8>,
+    value: V,
+    depth: usize,
+    max_depth: usize,
+) -> Result<(), EncodeError> {
+    writer(FenceSafe, depth, max_depth).write_view(value, out)
+}
+
+/// [`write_fenced`], but a container for which `written` gives JSON already
 /// written (a section's fence) is copied rather than written again: the
 /// same bytes, since compact JSON does not depend on what is around it.
 /// For the dense profile's JSON of a container whose sections chose JSON
@@ -224,11 +250,11 @@ impl<'v, 'b, V: ValueView<'v>, F: Fn(V) -> Option<&'b [u8]>> Sink<'v, V> for Byt
     }
 
     fn key(&mut self, key: &str) {
-        writer(0, self.max_depth).write_str(key, self.out);
+        writer(FenceSafe, 0, self.max_depth).write_str(key, self.out);
     }
 
     fn scalar(&mut self, value: V, _: ViewKind<'v, V>, depth: usize) -> Result<(), EncodeError> {
-        write(self.out, value, depth, self.max_depth)
+        write_fenced(self.out, value, depth, self.max_depth)
     }
 }
 
@@ -289,7 +315,7 @@ impl JsonScratch {
             estimate.feed_byte(b'"');
         } else {
             self.escaped.clear();
-            writer(0, usize::MAX).write_str(s, &mut self.escaped);
+            writer(MarkdownSafe, 0, usize::MAX).write_str(s, &mut self.escaped);
             estimate.feed(&self.escaped);
         }
     }
@@ -300,7 +326,7 @@ impl JsonScratch {
             return estimate_hundredths(s.as_bytes());
         }
         self.escaped.clear();
-        writer(0, usize::MAX).write_str(s, &mut self.escaped);
+        writer(MarkdownSafe, 0, usize::MAX).write_str(s, &mut self.escaped);
         estimate_hundredths(&self.escaped[1..self.escaped.len() - 1])
     }
 

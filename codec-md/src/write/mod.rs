@@ -37,8 +37,6 @@ mod keys;
 mod lossless;
 mod stream;
 
-#[cfg(feature = "testing")]
-pub use dense::dense_json_paragraph;
 pub(crate) use stream::row_encoder;
 
 use std::collections::HashMap;

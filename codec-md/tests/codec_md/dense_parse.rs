@@ -21,7 +21,7 @@ fn round_trip(value: &Value) -> Value {
 /// Every dataset's values are ordinary (no null in a row, no string that
 /// reads as a number), so each comes back exactly: tables with dotted
 /// columns, keyed tables, lists and JSON in cells, `&#10;` in cells, and
-/// nested-config's JSON paragraph.
+/// nested-config's JSON fence.
 #[test]
 fn datasets_come_back_exactly() {
     for (name, json) in DATASETS {
@@ -69,16 +69,20 @@ fn reads_decided_cases() {
     }
 }
 
-/// A document written as JSON is a paragraph that reads back as exactly
-/// that JSON; a top-level string that looks like JSON starts with a
-/// backslash and stays a string.
+/// A document written as JSON is a fenced `json` block that reads back as
+/// exactly that JSON; a paragraph of JSON (what the profile wrote before
+/// the fence) still reads as its JSON; a top-level string that looks like
+/// JSON starts with a backslash and stays a string.
 #[test]
-fn json_paragraphs_and_json_like_strings() {
+fn json_documents_and_json_like_strings() {
     let config = r#"{"name": "api", "db": {"host": "db.local", "pool": {"min": 2, "max": 14, "idleTimeout": 30000}}, "ratio": 1.10}"#;
     let value = from_str(config).unwrap();
     let markdown = dense(&value);
-    assert!(markdown.starts_with("{\"name\":"), "{markdown}");
+    assert!(markdown.starts_with("```json\n{\"name\":"), "{markdown}");
     let back = round_trip(&value);
+    assert!(back == value && format!("{back:?}") == format!("{value:?}"));
+    let paragraph = markdown.lines().nth(1).unwrap();
+    let back = codec_md::parse_dense(paragraph).unwrap();
     assert!(back == value && format!("{back:?}") == format!("{value:?}"));
 
     // (The strings "{}" and "[]" read as the empty containers, as in

@@ -36,17 +36,25 @@ fn dense_meets_the_token_targets() {
     let mut failures = Vec::new();
     for (name, compact, toon) in REFERENCE {
         let value = from_slice(dataset(name)).unwrap();
-        let dense = tokens(&render(&value, Profile::Dense));
+        let markdown = render(&value, Profile::Dense);
+        let dense = tokens(&markdown);
+        eprintln!("{name}: {dense} tokens dense, TOON {toon}");
         total += dense;
-        // A document cheapest as JSON is its JSON paragraph, no fence:
-        // nested-config is exactly its compact JSON, 551 tokens.
-        if dense > compact {
+        // A document cheapest as JSON is its fenced `json` block: compact
+        // JSON and the fence's 5 tokens (nested-config: 556).
+        let fence = if markdown.starts_with(b"```json\n") {
+            5
+        } else {
+            0
+        };
+        if dense > compact + fence {
             failures.push(format!("{name}: {dense} tokens, compact JSON {compact}"));
         }
         if FLAT.contains(&name) && dense > toon {
             failures.push(format!("{name}: {dense} tokens, TOON {toon}"));
         }
     }
+    eprintln!("total: {total} tokens dense");
     if total > 294_000 {
         failures.push(format!("total: {total} tokens, target 294,000"));
     }

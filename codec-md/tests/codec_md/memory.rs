@@ -110,3 +110,73 @@ fn dense_columns_cost_their_header_at_any_depth() {
         "{peak} bytes allocated for a header of {header} bytes and {len} bytes of output"
     );
 }
+
+/// Issue 40: a 489 KB dense table of 500 columns whose header paths are
+/// 120 keys deep and 200 rows of `1` built 3.3 GB. Every reader now
+/// refuses it, before building it, with the size limit's error, or reads
+/// it within 256 MB (`parse_table`, whose cells are its text).
+#[test]
+fn a_long_header_over_many_rows_is_refused() {
+    let header: Vec<String> = (0..500)
+        .map(|column| {
+            let keys: Vec<String> = (1..120).map(|key| format!("k{key:03}")).collect();
+            format!("c{column}.{}", keys.join("."))
+        })
+        .collect();
+    let row = format!("|{}|", vec!["1"; 500].join("|"));
+    let markdown = format!(
+        "|{}|\n|{}\n{}",
+        header.join("|"),
+        "---|".repeat(500),
+        format!("{row}\n").repeat(200)
+    );
+    assert!(
+        (450_000..520_000).contains(&markdown.len()),
+        "{}",
+        markdown.len()
+    );
+    let readers = [
+        ("parse", Profile::Default),
+        ("parse_lossless", Profile::Lossless),
+        ("parse_dense", Profile::Dense),
+    ];
+    for (name, profile) in readers {
+        let mut result = None;
+        let options = codec_md::ParseOptions::default();
+        let info = allocation_counter::measure(|| result = Some(options.parse(&markdown, profile)));
+        let error = result.unwrap().expect_err(name);
+        assert!(
+            matches!(
+                error.kind(),
+                codec_md::ParseErrorKind::SizeLimit { factor: 64, .. }
+            ),
+            "{name}: {error}"
+        );
+        assert!(error.to_string().contains("ParseOptions::max_size_factor"));
+        // Refused before anything is built: the lines and the header.
+        assert!(
+            info.bytes_max < 16 << 20,
+            "{name}: {} bytes",
+            info.bytes_max
+        );
+    }
+    assert!(codec_md::parse_dense(&markdown).is_err());
+    let info = allocation_counter::measure(|| {
+        let table = codec_md::parse_table(&markdown).unwrap();
+        assert_eq!(table.rows.len(), 200);
+    });
+    assert!(
+        info.bytes_max < 256 << 20,
+        "parse_table: {} bytes",
+        info.bytes_max
+    );
+    // A flat table of the same rows is far under the limit.
+    let flat: Vec<String> = (0..500).map(|column| format!("c{column}")).collect();
+    let flat = format!(
+        "|{}|\n|{}\n{}",
+        flat.join("|"),
+        "---|".repeat(500),
+        format!("{row}\n").repeat(200)
+    );
+    assert!(codec_md::parse_dense(&flat).is_ok());
+}

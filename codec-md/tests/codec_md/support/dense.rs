@@ -110,13 +110,6 @@ impl Model<'_> {
                 blocks.push(self.seen[blocks.len()].clone());
                 return;
             }
-            // The document as one paragraph: its text is the JSON.
-            Some(Block::Paragraph(text))
-                if top && text.starts_with(['{', '[']) && json_equal(text, value) =>
-            {
-                blocks.push(self.seen[blocks.len()].clone());
-                return;
-            }
             _ => {}
         }
         match value {
