@@ -147,6 +147,8 @@ struct ReadmeDoctests;
 
 mod accept;
 mod agents;
+#[cfg(feature = "http")]
+mod answer;
 #[cfg(feature = "axum")]
 mod axum_layer;
 #[cfg(feature = "http")]

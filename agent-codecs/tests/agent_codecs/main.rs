@@ -7,6 +7,9 @@ mod e2e;
 mod extend;
 #[cfg(feature = "axum")]
 mod stream;
+// The examples on other servers than axum, and the checks they share.
+#[cfg(all(feature = "http", feature = "json", feature = "md", feature = "mcp"))]
+mod frameworks;
 // The example the two streaming modules serve.
 #[cfg(feature = "axum")]
 #[allow(dead_code)]

@@ -1,0 +1,130 @@
+//! The whole negotiated answer to one request (feature `http`), for a
+//! server that is not axum (plain hyper, actix-web): negotiation, the
+//! codec's body (with the fall-back to the next accepted codec), the
+//! refusals, and [`ResponseHeaders::respond`], the function that finishes
+//! every negotiated response.
+
+use codec_core::{Codec, CodecExt, EncodeError};
+use http::header::ACCEPT;
+use http::{HeaderMap, Method, Response, StatusCode, Uri};
+use serde::Serialize;
+
+use crate::headers::{RequestFacts, ResponseHeaders};
+use crate::negotiator::Negotiator;
+use crate::outcome::Selection;
+use crate::refusal::encode_failure;
+use crate::respond::{build, encode_or_fall_back};
+
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+impl Negotiator {
+    /// [`Negotiator::respond`] with what `policy` adds: an `ETag` (and
+    /// `304 Not Modified` for a `GET` or `HEAD` whose `If-None-Match`
+    /// names it), `Link` alternates, a token count. The answer of a
+    /// server that calls the negotiator itself (plain hyper, a tower
+    /// service), with the headers the axum layer sends. `status` is the
+    /// answer's when negotiation succeeds (a `404` of negotiated data, say);
+    /// a refusal has its own.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use codec_core::{Codec, EncodeError, MediaType, Value};
+    /// # struct Debug(MediaType);
+    /// # impl Codec for Debug {
+    /// #     fn format(&self) -> &str { "md" }
+    /// #     fn media_type(&self) -> &MediaType { &self.0 }
+    /// #     fn encode_value(&self, v: &Value, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    /// #         out.extend_from_slice(format!("{v:?}").as_bytes()); Ok(())
+    /// #     }
+    /// # }
+    /// use http::StatusCode;
+    /// use http::header::{ETAG, IF_NONE_MATCH};
+    /// use negotiate::{Negotiator, ResponseHeaders};
+    ///
+    /// let negotiator = Negotiator::builder()
+    ///     .codec(Arc::new(Debug(MediaType::from_static("text/markdown"))))
+    ///     .build()
+    ///     .unwrap();
+    /// let policy = ResponseHeaders::builder().build();
+    /// let request = http::Request::get("/n").body(()).unwrap();
+    /// let (method, uri, headers) = (request.method(), request.uri(), request.headers());
+    /// let response = negotiator.respond_with(&policy, method, uri, headers, StatusCode::OK, "hi");
+    /// assert_eq!(response.status(), 200);
+    ///
+    /// let etag = response.headers()[ETAG].clone();
+    /// let again = http::Request::get("/n").header(IF_NONE_MATCH, etag).body(()).unwrap();
+    /// let (method, uri, headers) = (again.method(), again.uri(), again.headers());
+    /// let response = negotiator.respond_with(&policy, method, uri, headers, StatusCode::OK, "hi");
+    /// assert_eq!(response.status(), 304);
+    /// ```
+    pub fn respond_with<T: Serialize + ?Sized>(
+        &self,
+        policy: &ResponseHeaders,
+        method: &Method,
+        uri: &Uri,
+        headers: &HeaderMap,
+        status: StatusCode,
+        value: &T,
+    ) -> Response<Vec<u8>> {
+        let encode = |codec: &dyn Codec, out: &mut Vec<u8>| codec.encode(value, out);
+        let request = (method, uri, headers);
+        answer(self, Some(policy), request, status, encode, Vec::new())
+    }
+}
+
+/// The answer to a request (`method`, `uri`, `headers`) for data that
+/// `encode` writes, into `body` (empty, its capacity chosen by the
+/// caller): the refusal (406, 400) when negotiation fails, the 500 when
+/// no accepted codec can write the data, else the `status` answer
+/// finished by
+/// [`ResponseHeaders::respond`] when there is a policy.
+pub(crate) fn answer(
+    negotiator: &Negotiator,
+    policy: Option<&ResponseHeaders>,
+    (method, uri, headers): (&Method, &Uri, &HeaderMap),
+    status: StatusCode,
+    encode: impl FnMut(&dyn Codec, &mut Vec<u8>) -> Result<(), EncodeError>,
+    mut body: Vec<u8>,
+) -> Response<Vec<u8>> {
+    let selection = match select(negotiator, uri, headers) {
+        Ok(selection) => selection,
+        Err(refused) => return refused,
+    };
+    let accept = headers.get_all(ACCEPT);
+    let selection = match encode_or_fall_back(negotiator, selection, accept, encode, &mut body) {
+        Ok(written) => written,
+        Err(error) => return encode_failure(selection.format(), &error),
+    };
+    let (mut parts, ()) = Response::new(()).into_parts();
+    parts.status = status;
+    match policy {
+        Some(policy) => {
+            let representation = policy.describe(&selection, &body);
+            let request = RequestFacts::new(method, uri, headers);
+            policy.respond(
+                negotiator,
+                &request,
+                &selection,
+                &representation,
+                parts,
+                body,
+            )
+        }
+        None => build(&selection, parts, body, None),
+    }
+}
+
+/// The codec negotiated for a request, or the refusal that answers it: 400
+/// for an unknown `?format=`, 406 listing what is available.
+#[allow(clippy::result_large_err)]
+pub(crate) fn select<'n>(
+    negotiator: &'n Negotiator,
+    uri: &Uri,
+    headers: &HeaderMap,
+) -> Result<Selection<'n>, Response<Vec<u8>>> {
+    match negotiator.negotiate_request(uri, headers) {
+        Err(unknown) => Err(unknown.to_response()),
+        Ok(outcome) => outcome
+            .into_result()
+            .map_err(|refusal| refusal.to_response()),
+    }
+}
