@@ -83,8 +83,13 @@ pub(crate) fn run(args: &McpArgs) -> Result<(), CliError> {
             .collect::<Vec<_>>()
             .join(", ")
     );
+    // The renderings run on the blocking pool, as do the reads of stdin
+    // and the writes to stdout: a pool of that many threads reuses them,
+    // where a new thread per burst of calls would each keep the
+    // allocator's memory of a large rendering.
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
+        .max_blocking_threads(args.max_calls + 2)
         .build()
         .map_err(CliError::Serve)?;
     runtime.block_on(async move {
