@@ -53,7 +53,9 @@ while len(answered) < calls + 1:
     results += "result" in answer and answer.get("id") != 0
 elapsed = time.time() - start
 proc.stdin.close()
-stderr = proc.communicate()[1].decode()
+proc.stdout.read()
+stderr = proc.stderr.read().decode()
+proc.wait()
 peak = next(int(l.split(":")[1]) for l in stderr.splitlines() if "Maximum resident set size" in l)
 print(f"calls: {calls}, flags: {' '.join(flags) or '(none)'}, answered: {len(answered) - 1}, "
       f"results: {results}, time: {elapsed:.1f} s, peak RSS: {peak / 1024:.0f} MB")

@@ -327,7 +327,7 @@ pub(crate) struct McpArgs {
     /// in the order they came (each is answered), holding no more than
     /// their arguments. Rendering is what takes memory: a whole-document
     /// `get` holds its rendering until it is cut to the text limit.
-    #[arg(long, value_name = "N", default_value_t = 4, value_parser = at_least_one)]
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = at_least_one)]
     pub(crate) max_calls: usize,
     #[command(flatten)]
     pub(crate) codec: CodecOptions,

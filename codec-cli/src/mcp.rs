@@ -83,8 +83,13 @@ pub(crate) fn run(args: &McpArgs) -> Result<(), CliError> {
             .collect::<Vec<_>>()
             .join(", ")
     );
+    // The renderings run on the blocking pool, as do the reads of stdin
+    // and the writes to stdout: a pool of that many threads reuses them,
+    // where a new thread per burst of calls would each keep the
+    // allocator's memory of a large rendering.
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
+        .max_blocking_threads(args.max_calls + 2)
         .build()
         .map_err(CliError::Serve)?;
     runtime.block_on(async move {
@@ -156,7 +161,10 @@ impl Server {
                 .build()
                 .map_err(|e| CliError::Usage(format!("mcp codec: {e}")))
         };
-        let get_builder = tool(tools::get_output_schema(library.all_objects()));
+        // `get` holds its structured content to the rows the text kept
+        // itself (`Fitting`), with its own note.
+        let get_builder =
+            tool(tools::get_output_schema(library.all_objects())).cut_structured_content(false);
         let text_limit = registry::mcp_text_limit(&args.codec);
         Ok(Server(Arc::new(State {
             list: build(tool(tools::list_output_schema()))?,

@@ -282,8 +282,12 @@ impl TextLimit {
         self.write_note(&figures, &hint_input)
     }
 
-    fn write_note(&self, figures: &Figures, omission: &Omission) -> String {
-        let hint = match &self.hint {
+    /// The last sentence of the note of a cut as `omission` says: the
+    /// hint of [`TextLimit::with_hint`] (its `{rows}` and `{items}` filled
+    /// in) or [`TextLimit::with_hint_fn`], or the default one. A caller
+    /// that wraps a limit's hint in its own function calls it.
+    pub fn hint(&self, omission: &Omission) -> String {
+        match &self.hint {
             None => DEFAULT_HINT.to_owned(),
             Some(Hint::Template(template)) => {
                 let mut hint = template.to_string();
@@ -296,7 +300,11 @@ impl TextLimit {
                 hint
             }
             Some(Hint::Function(hint)) => hint(omission),
-        };
+        }
+    }
+
+    fn write_note(&self, figures: &Figures, omission: &Omission) -> String {
+        let hint = self.hint(omission);
         let Figures {
             kept,
             omitted,

@@ -8,12 +8,13 @@ use codec_core::{
     Codec, EncodeError, FastPath, MediaType, TextLimit, Value, ValueView,
     json::JsonWriter,
     tape::{Tape, TapeNode},
+    truncate::Omission,
     value::DEFAULT_MAX_DEPTH,
 };
 use codec_json::JsonCodec;
 use codec_md::MarkdownCodec;
 
-use crate::draft::{Draft, Structured};
+use crate::draft::{Draft, Structured, table_rows};
 use crate::options::{ConfigError, StructuredContent, TextFormat};
 use crate::schema::{advertised_output_schema, needs_wrapping};
 use crate::summary;
@@ -93,6 +94,13 @@ pub struct McpCodec {
     /// counted as it wrote them instead of a second read of the whole
     /// text.
     text_budgeted: bool,
+    /// The markdown text codec (with `text_limit` as its budget), for a
+    /// cut that tells which rows it kept.
+    markdown: Option<MarkdownCodec>,
+    /// Whether a text cut after a row of the value's table cuts the
+    /// structured content at the same row
+    /// ([`McpCodecBuilder::cut_structured_content`]).
+    cut_structured: bool,
     structured_errors: bool,
     server_info: Option<Implementation>,
     /// Compact or pretty: every JSON this codec writes.
@@ -157,6 +165,7 @@ pub struct McpCodecBuilder {
     json_text: bool,
     text_limit: Option<TextLimit>,
     structured_errors: bool,
+    cut_structured: bool,
     server_info: Option<Implementation>,
     pretty: bool,
     media_type: MediaType,
@@ -223,7 +232,9 @@ impl McpCodecBuilder {
     /// included, get the plain cut of [`codec_core::truncate::truncate_plain`] (a
     /// line end near the limit, else a word end). Either way the text
     /// ends with a note saying how many chars were kept and omitted. The
-    /// structured content is never cut. A limit smaller than the note
+    /// structured content is cut at the same row when the markdown text
+    /// was cut after a row of the value's table
+    /// ([`McpCodecBuilder::cut_structured_content`]), never otherwise. A limit smaller than the note
     /// (about 200 chars) gives the note alone. Shorthand for
     /// [`McpCodecBuilder::text_limit`] with [`TextLimit::chars`].
     pub fn max_text_chars(mut self, limit: Option<usize>) -> McpCodecBuilder {
@@ -243,7 +254,8 @@ impl McpCodecBuilder {
     /// an item ends, with a note counting the rows and items left out
     /// (the same cut as the markdown codec's own budget,
     /// `codec_md::MarkdownCodecBuilder::budget`). The structured content
-    /// is never cut.
+    /// is cut at the same row when the text was cut after a row of the
+    /// value's table ([`McpCodecBuilder::cut_structured_content`]).
     ///
     /// ```
     /// use codec_core::{from_str, TextLimit};
@@ -258,7 +270,8 @@ impl McpCodecBuilder {
     /// assert!(text.starts_with("|id|\n|---|\n|0|\n|1|\n"));
     /// let kept = text.lines().filter(|l| l.starts_with('|')).count() - 2;
     /// assert!(text.ends_with(&format!(
-    ///     "; {} of 200 rows were left out. Call `get` with rows={kept}.. for the rest.]",
+    ///     "; {} of 200 rows were left out. Call `get` with rows={kept}.. for the rest. \
+    ///      The structuredContent holds the same {kept} rows.]",
     ///     200 - kept
     /// )));
     /// ```
@@ -273,6 +286,38 @@ impl McpCodecBuilder {
     /// [`StructuredContent::Never`].
     pub fn structured_errors(mut self, yes: bool) -> McpCodecBuilder {
         self.structured_errors = yes;
+        self
+    }
+
+    /// Whether a markdown text cut to the limit after a row of the value's
+    /// table (the value when it is an array, or its only member when that
+    /// is one) cuts `structuredContent` at the same row (default on): a
+    /// client that shows the model the structured content rather than
+    /// the text stays within the same budget. The note then says so after
+    /// the limit's hint (how to get the rest): `... Request ?offset=14 for
+    /// the next rows. The structuredContent holds the same 14 rows.` Off:
+    /// the structured content is the whole value, whatever the text kept.
+    ///
+    /// ```
+    /// use codec_core::{TextLimit, from_str};
+    /// use codec_mcp::McpCodec;
+    ///
+    /// let rows: Vec<String> = (0..200).map(|i| format!(r#"{{"id": {i}}}"#)).collect();
+    /// let value = from_str(&format!(r#"{{"items": [{}]}}"#, rows.join(","))).unwrap();
+    /// let limit = TextLimit::chars(400).with_hint("Ask for offset={rows}.");
+    /// let codec = McpCodec::builder().text_limit(Some(limit.clone())).build().unwrap();
+    /// let result = codec.result(&value).unwrap();
+    /// let kept = result.structured_content.as_ref().unwrap()["items"].as_array().unwrap().len();
+    /// assert!(kept > 0 && kept < 200);
+    /// let hint = format!("Ask for offset={kept}. The structuredContent holds the same {kept} rows.]");
+    /// assert!(result.text().unwrap().ends_with(&hint));
+    ///
+    /// let whole = McpCodec::builder().text_limit(Some(limit)).cut_structured_content(false);
+    /// let result = whole.build().unwrap().result(&value).unwrap();
+    /// assert_eq!(result.structured_content, Some(value));
+    /// ```
+    pub fn cut_structured_content(mut self, yes: bool) -> McpCodecBuilder {
+        self.cut_structured = yes;
         self
     }
 
@@ -318,14 +363,15 @@ impl McpCodecBuilder {
     fn assemble(self) -> McpCodec {
         let summary = matches!(self.text_format, TextFormat::Summary);
         let text_budgeted = matches!(self.text_format, TextFormat::Markdown | TextFormat::Summary);
-        let text_codec: Arc<dyn Codec> = match self.text_format {
-            TextFormat::Markdown | TextFormat::Summary => Arc::new(
-                MarkdownCodec::builder()
-                    .budget(self.text_limit.clone())
-                    .build(),
-            ),
-            TextFormat::Json => Arc::new(JsonCodec::new()),
-            TextFormat::Codec(codec) => codec,
+        let markdown = text_budgeted.then(|| {
+            MarkdownCodec::builder()
+                .budget(self.text_limit.clone())
+                .build()
+        });
+        let text_codec: Arc<dyn Codec> = match (self.text_format, &markdown) {
+            (_, Some(markdown)) => Arc::new(markdown.clone()),
+            (TextFormat::Codec(codec), None) => codec,
+            (_, None) => Arc::new(JsonCodec::new()),
         };
         McpCodec {
             version: self.version,
@@ -336,6 +382,8 @@ impl McpCodecBuilder {
             json_text: self.json_text,
             text_limit: self.text_limit,
             text_budgeted,
+            markdown,
+            cut_structured: self.cut_structured,
             structured_errors: self.structured_errors,
             server_info: self.server_info,
             json: if self.pretty {
@@ -374,6 +422,7 @@ impl McpCodec {
             json_text: false,
             text_limit: Some(TextLimit::chars(DEFAULT_MAX_TEXT_CHARS)),
             structured_errors: false,
+            cut_structured: true,
             server_info: None,
             pretty: false,
             media_type: MediaType::from_static(MEDIA_TYPE),
@@ -504,8 +553,21 @@ impl McpCodec {
             Some(self.structured(value, self.output_schema.as_deref())?)
         };
         let mut content = Vec::with_capacity(2);
-        let text = match structured {
+        let mut structured = structured;
+        let text = match &structured {
             Some(_) if self.summary => Some(summary::line(value)),
+            Some(_) if self.cut_structured && !is_error && self.markdown.is_some() => {
+                match table_rows(value) {
+                    Some(rows) => {
+                        let (text, kept) = self.render_rows(input, rows)?;
+                        if let Some(kept) = kept {
+                            structured = structured.take().map(|whole| whole.first_rows(kept));
+                        }
+                        text
+                    }
+                    None => self.render_text(input)?,
+                }
+            }
             _ if self.text_budgeted => self.render_text(input)?,
             _ => self.render_text(input)?.map(|text| self.limit(text)),
         };
@@ -516,7 +578,7 @@ impl McpCodec {
         }
         if self.json_text {
             let mut json = Vec::new();
-            match structured {
+            match &structured {
                 Some(structured) => structured.write(&JsonWriter::compact(), &mut json)?,
                 None => JsonWriter::compact().write_view(value, &mut json)?,
             }
@@ -594,6 +656,50 @@ impl McpCodec {
         self.last_text.wrote(bytes.len());
         let text = utf8(bytes, self.text_codec.format())?;
         Ok((!text.trim().is_empty()).then_some(text))
+    }
+
+    /// The markdown text of `input`, whose table has `rows` rows, cut to
+    /// the limit; and how many rows it kept when it was cut after one of
+    /// them (its rows are then the value's: the cut counted as many). The
+    /// note's hint then says the structured content holds the same rows.
+    fn render_rows<'v>(
+        &self,
+        input: impl Input<'v>,
+        rows: usize,
+    ) -> Result<(Option<String>, Option<usize>), EncodeError> {
+        let (Some(markdown), Some(limit)) = (&self.markdown, &self.text_limit) else {
+            return Ok((self.render_text(input)?, None));
+        };
+        let same_rows = move |omission: &Omission| {
+            omission
+                .rows
+                .filter(|tally| tally.total == rows && tally.kept < rows)
+                .map(|tally| tally.kept)
+        };
+        let hint = {
+            let limit = limit.clone();
+            move |omission: &Omission| {
+                let hint = limit.hint(omission);
+                // The widest note, which sizes the room for the note, is
+                // asked with every count at its most (nothing left out, as
+                // no cut asks): it includes the sentence.
+                let widest = omission.kept == omission.total;
+                let kept = same_rows(omission).or(omission.rows.filter(|_| widest).map(|t| t.kept));
+                match kept {
+                    Some(kept) => {
+                        format!("{hint} The structuredContent holds the same {kept} rows.")
+                    }
+                    None => hint,
+                }
+            }
+        };
+        let budget = limit.clone().with_hint_fn(hint);
+        let mut bytes = Vec::with_capacity(self.last_text.capacity());
+        let omission = markdown.encode_within(input.view(), &budget, &mut bytes)?;
+        self.last_text.wrote(bytes.len());
+        let text = utf8(bytes, markdown.format())?;
+        let kept = omission.as_ref().and_then(same_rows);
+        Ok(((!text.trim().is_empty()).then_some(text), kept))
     }
 
     fn limit(&self, text: String) -> String {

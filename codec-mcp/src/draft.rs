@@ -13,6 +13,7 @@
 use codec_core::{
     EncodeError, Map, Value, ValueView,
     json::{JsonObject, JsonWriter},
+    view::ViewKind,
 };
 use serde::Serialize;
 use serde::ser::{SerializeStruct, Serializer};
@@ -21,37 +22,103 @@ use crate::schema::WRAP_KEY;
 use crate::wire::{CallToolResult, ContentBlock, RequestId, TextContent};
 
 /// `structuredContent`, borrowed: the value itself, or wrapped as
-/// `{"result": value}`.
-#[derive(Debug, Clone, Copy)]
+/// `{"result": value}`; or owned, when it holds only the rows a cut text
+/// kept ([`Structured::first_rows`]).
+#[derive(Debug, Clone)]
 pub(crate) enum Structured<V> {
     AsIs(V),
     Wrapped(V),
+    Owned(Value),
 }
 
 impl Structured<&Value> {
     /// An owned copy.
-    pub(crate) fn to_value(self) -> Value {
+    pub(crate) fn into_value(self) -> Value {
         match self {
             Structured::AsIs(value) => value.clone(),
             Structured::Wrapped(value) => {
                 Value::Object([(WRAP_KEY, value.clone())].into_iter().collect())
             }
+            Structured::Owned(value) => value,
         }
     }
 }
 
 impl<'v, V: ValueView<'v>> Structured<V> {
     /// Appends its JSON.
-    pub(crate) fn write(self, writer: &JsonWriter, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    pub(crate) fn write(&self, writer: &JsonWriter, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         match self {
-            Structured::AsIs(value) => writer.write_view(value, out),
+            Structured::AsIs(value) => writer.write_view(*value, out),
             Structured::Wrapped(value) => {
                 let mut wrapper = writer.object(out)?;
-                wrapper.member_view(WRAP_KEY, value)?;
+                wrapper.member_view(WRAP_KEY, *value)?;
                 wrapper.end();
                 Ok(())
             }
+            Structured::Owned(value) => writer.write_value(value, out),
         }
+    }
+
+    /// The same, holding only the first `kept` rows of the value's table
+    /// (the value when it is an array, or its only member when that is
+    /// one): an owned copy of those rows, which a cut text keeps small.
+    pub(crate) fn first_rows(self, kept: usize) -> Structured<V> {
+        let (value, wrapped) = match self {
+            Structured::AsIs(value) => (value, false),
+            Structured::Wrapped(value) => (value, true),
+            owned @ Structured::Owned(_) => return owned,
+        };
+        let rows = |items: V::Elements| Value::Array(items.take(kept).map(to_value).collect());
+        let cut = match value.kind() {
+            ViewKind::Array(items) => rows(items),
+            ViewKind::Object(mut members) if members.len() == 1 => match members.next() {
+                Some((key, table)) => match table.kind() {
+                    ViewKind::Array(items) => {
+                        Value::Object([(key.to_owned(), rows(items))].into_iter().collect())
+                    }
+                    _ => return self,
+                },
+                None => return self,
+            },
+            _ => return self,
+        };
+        Structured::Owned(if wrapped {
+            Value::Object([(WRAP_KEY, cut)].into_iter().collect())
+        } else {
+            cut
+        })
+    }
+}
+
+/// How many rows the table of `value` has: its elements when it is an
+/// array, or those of its only member when that is one.
+pub(crate) fn table_rows<'v, V: ValueView<'v>>(value: V) -> Option<usize> {
+    match value.kind() {
+        ViewKind::Array(items) => Some(items.len()),
+        ViewKind::Object(mut members) if members.len() == 1 => match members.next()?.1.kind() {
+            ViewKind::Array(items) => Some(items.len()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// An owned copy of a view. Recursion is bounded: a result's value is
+/// checked against the depth limit first.
+fn to_value<'v, V: ValueView<'v>>(view: V) -> Value {
+    match view.kind() {
+        ViewKind::Null => Value::Null,
+        ViewKind::Bool(b) => Value::Bool(b),
+        ViewKind::Number(number) => {
+            number.with_text(|text| text.parse().map_or(Value::Null, Value::Number))
+        }
+        ViewKind::String(s) => Value::String(s.to_owned()),
+        ViewKind::Array(items) => Value::Array(items.map(to_value).collect()),
+        ViewKind::Object(members) => Value::Object(
+            members
+                .map(|(key, value)| (key.to_owned(), to_value(value)))
+                .collect(),
+        ),
     }
 }
 
@@ -72,7 +139,7 @@ impl Draft<&Value> {
         CallToolResult {
             result_type: self.result_type.map(str::to_owned),
             content: self.content,
-            structured_content: self.structured.map(Structured::to_value),
+            structured_content: self.structured.map(Structured::into_value),
             is_error: self.is_error.then_some(true),
             meta: self.meta,
             other: Map::new(),
@@ -95,7 +162,7 @@ impl<'v, V: ValueView<'v>> Draft<V> {
             result.member("resultType", result_type)?;
         }
         result.member("content", &Blocks(&self.content))?;
-        if let Some(structured) = self.structured {
+        if let Some(structured) = &self.structured {
             result.member_with("structuredContent", |writer, out| {
                 structured.write(writer, out)
             })?;

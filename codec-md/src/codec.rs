@@ -4,6 +4,7 @@ use codec_core::{
     Codec, EncodeError, FastPath, MediaType, TextLimit, Truncation, Value, ValueView,
     rows::{RowEncoder, RowsShape},
     tape::Tape,
+    truncate::Omission,
 };
 
 use crate::read;
@@ -90,15 +91,39 @@ impl MarkdownCodec {
     /// Appends the rendering of `value` (a `&Value` or a tape's root),
     /// cut to the budget if one is set.
     fn write<'v, V: ValueView<'v>>(&self, value: V, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        let start = out.len();
         match &self.budget {
             None => write::render(value, out, &self.options),
-            Some(budget) => {
-                let units = write::render_counted(value, out, &self.options)?;
-                crate::truncate::apply_budget(out, start, budget, units);
-                Ok(())
-            }
+            Some(budget) => self.encode_within(value, budget, out).map(drop),
         }
+    }
+
+    /// Appends the rendering of `value` (a `&Value` or a tape's root) in
+    /// this codec's profile, cut to `budget` as [`MarkdownCodecBuilder::budget`]
+    /// cuts it, and returns what the cut left out (`None` when the
+    /// rendering fits): for a caller that cuts something else at the same
+    /// rows, as the MCP codec cuts a result's structured content.
+    ///
+    /// ```
+    /// use codec_core::{TextLimit, from_str};
+    ///
+    /// let rows: Vec<String> = (0..50).map(|i| format!(r#"{{"id": {i}}}"#)).collect();
+    /// let value = from_str(&format!("[{}]", rows.join(","))).unwrap();
+    /// let mut out = Vec::new();
+    /// let codec = codec_md::MarkdownCodec::new();
+    /// let cut = codec.encode_within(&value, &TextLimit::chars(200), &mut out).unwrap();
+    /// // The note takes most of 200 chars: one row fits beside it.
+    /// let rows = cut.unwrap().rows.unwrap();
+    /// assert_eq!((rows.kept, rows.total), (1, 50));
+    /// ```
+    pub fn encode_within<'v, V: ValueView<'v>>(
+        &self,
+        value: V,
+        budget: &TextLimit,
+        out: &mut Vec<u8>,
+    ) -> Result<Option<Omission>, EncodeError> {
+        let start = out.len();
+        let units = write::render_counted(value, out, &self.options)?;
+        Ok(crate::truncate::apply_budget(out, start, budget, units))
     }
 }
 

@@ -26,7 +26,7 @@
 
 use codec_core::{
     TextLimit, Truncation,
-    truncate::{Cut, Tally, truncate_with},
+    truncate::{Cut, Omission, Tally, truncate_with},
 };
 
 /// `text`, markdown, cut to fit `limit`, note included, at the end of a
@@ -80,15 +80,17 @@ fn cut(text: String, limit: &TextLimit, mut units: Option<Units>) -> Truncation 
 /// limit fits without being measured; any other is measured once (a count
 /// of its tokens, for a token limit) and, when it fits, put back as it
 /// was.
+///
+/// Returns what the cut left out, `None` when the rendering fits.
 pub(crate) fn apply_budget(
     out: &mut Vec<u8>,
     start: usize,
     limit: &TextLimit,
     units: Option<Units>,
-) {
+) -> Option<Omission> {
     // No text has more chars or tokens than bytes.
     if out.len() - start <= limit.max() {
-        return;
+        return None;
     }
     // The whole buffer is the rendering (the usual case): taken, not
     // copied.
@@ -98,7 +100,7 @@ pub(crate) fn apply_budget(
     };
     match String::from_utf8(rendered) {
         Ok(text) => {
-            let text = cut(text, limit, units).text;
+            let Truncation { text, omitted, .. } = cut(text, limit, units);
             // A cut text that fills a quarter of its buffer is handed back
             // as it is, not copied; a smaller one is copied, so that the
             // large buffer is freed now, not with the text (a large buffer
@@ -111,9 +113,13 @@ pub(crate) fn apply_budget(
             } else {
                 out.extend_from_slice(text.as_bytes());
             }
+            omitted
         }
         // The renderer writes only UTF-8; nothing to cut otherwise.
-        Err(e) => out.extend_from_slice(e.as_bytes()),
+        Err(e) => {
+            out.extend_from_slice(e.as_bytes());
+            None
+        }
     }
 }
 

@@ -405,10 +405,14 @@ fn long_text_is_truncated_and_says_so() {
         (Some(1_000), true),
     ];
     for (limit, cut) in cases {
-        let codec = McpCodec::builder().max_text_chars(limit).build().unwrap();
+        let codec = McpCodec::builder()
+            .max_text_chars(limit)
+            .cut_structured_content(false)
+            .build()
+            .unwrap();
         let result = codec.result(&data).unwrap();
         let text = result.text().unwrap();
-        // The structured content is never cut, nor reordered.
+        // Opted out: the structured content is never cut, nor reordered.
         assert!(result.structured_content.as_ref().unwrap()["result"].identical(&data));
         if !cut {
             assert_eq!(text, full);
@@ -451,6 +455,89 @@ fn long_text_is_truncated_and_says_so() {
             &common::json(&codec.to_vec(&data).unwrap()),
         );
     }
+}
+
+/// By default a text cut after a row of the value's table cuts the
+/// structured content at the same row, for every revision (wrapped or
+/// not), in the owned result as in the written one; the note says so
+/// after the hint. A value whose rows are written as sections (the cut
+/// counts no row of them) keeps its whole structured content.
+#[test]
+fn a_cut_text_cuts_the_structured_content_at_the_same_rows() {
+    let rows: Vec<String> = (0..500)
+        .map(|i| format!(r#"{{"id": {i}, "name": "user {i}"}}"#))
+        .collect();
+    let array = value(&format!("[{}]", rows.join(",")));
+    let object = value(&format!(r#"{{"users": [{}]}}"#, rows.join(",")));
+    let limit =
+        codec_core::TextLimit::chars(2_000).with_hint("Request ?offset={rows} for the rest.");
+    let versions = [
+        ProtocolVersion::V2025_06_18,
+        ProtocolVersion::V2025_11_25,
+        ProtocolVersion::V2026_07_28,
+    ];
+    for version in versions {
+        let codec = McpCodec::builder()
+            .protocol_version(version)
+            .text_limit(Some(limit.clone()))
+            .build()
+            .unwrap();
+        for data in [&array, &object] {
+            let result = codec.result(data).unwrap();
+            let text = result.text().unwrap();
+            assert!(text.chars().count() <= 2_000, "{version}");
+            // The header row, then the rows kept.
+            let kept = text
+                .lines()
+                .filter(|l| l.starts_with('|') && !l.starts_with("|-"))
+                .count()
+                - 1;
+            assert!(kept > 10 && kept < 500, "{version}: {kept}");
+            assert!(
+                text.ends_with(&format!(
+                    "rows were left out. Request ?offset={kept} for the rest. The \
+                     structuredContent holds the same {kept} rows.]"
+                )),
+                "{version}: {text}"
+            );
+            let expected = match data {
+                Value::Array(items) => Value::Array(items[..kept].to_vec()),
+                _ => {
+                    let items = data["users"].as_array().unwrap()[..kept].to_vec();
+                    Value::Object([("users", Value::Array(items))].into_iter().collect())
+                }
+            };
+            let wrapped = version != ProtocolVersion::V2026_07_28 && data.as_array().is_some();
+            let expected = if wrapped {
+                Value::Object([("result", expected)].into_iter().collect())
+            } else {
+                expected
+            };
+            assert_eq!(
+                result.structured_content.as_ref(),
+                Some(&expected),
+                "{version}"
+            );
+            let written = common::json(&codec.to_vec(data).unwrap());
+            let expected = common::json(
+                &codec_json::JsonCodec::new()
+                    .value_to_vec(&expected)
+                    .unwrap(),
+            );
+            assert_eq!(written["structuredContent"], expected, "{version}");
+        }
+    }
+    // Rows holding lists are written as sections: the cut counts no row
+    // of the table, and the structured content stays whole.
+    let sections: Vec<String> = (0..300)
+        .map(|i| format!(r#"{{"id": {i}, "tags": ["a", "b"], "more": {{"x": {i}}}}}"#))
+        .collect();
+    let sections = value(&format!("[{}]", sections.join(",")));
+    let codec = McpCodec::builder().text_limit(Some(limit)).build().unwrap();
+    let result = codec.result(&sections).unwrap();
+    assert!(result.text().unwrap().contains("[Truncated"), "a cut");
+    assert!(!result.text().unwrap().contains("structuredContent"));
+    assert!(result.structured_content.as_ref().unwrap()["result"].identical(&sections));
 }
 
 #[test]
