@@ -1,4 +1,5 @@
-//! The TOON peer (`toon-format`, the Rust TOON encoder) beside
+//! The TOON peers (`toon-format`, the reference's Rust port, and
+//! `serde_toon`, the fastest Rust TOON encoder) beside
 //! `serde_json::to_vec` and our codecs, in one run.
 //!
 //! Needs the `toon` feature, which turns on serde_json's `preserve_order`
@@ -7,12 +8,12 @@
 //! why the `codecs` bench should be run without the feature.
 //!
 //! - `toon-typed/NAME`: the typed structs: `serde_json::to_vec`,
-//!   `toon_format::encode_default`, codec-json, every codec of
-//!   `benches::codecs::codecs()`.
-//! - `toon-value/NAME`: the parsed value: `serde_json::to_vec` and
-//!   `toon_format::encode_default` of a `serde_json::Value` (source key
-//!   order, thanks to `preserve_order`), every codec's `encode_value` of a
-//!   `codec_core::Value`.
+//!   `toon_format::encode_default`, `serde_toon::to_string`, codec-json,
+//!   every codec of `benches::codecs::codecs()`.
+//! - `toon-value/NAME`: the parsed value: `serde_json::to_vec`,
+//!   `toon_format::encode_default` and `serde_toon::to_string` of a
+//!   `serde_json::Value` (source key order, thanks to `preserve_order`),
+//!   every codec's `encode_value` of a `codec_core::Value`.
 //!
 //! Throughput is bytes of the compact JSON of the same data.
 //!
@@ -50,6 +51,9 @@ impl Visit for TypedBench<'_> {
         });
         g.bench_function("toon_format::encode", |b| {
             b.iter(|| toon_format::encode_default(black_box(value)).unwrap())
+        });
+        g.bench_function("serde_toon::to_string", |b| {
+            b.iter(|| serde_toon::to_string(black_box(value)).unwrap())
         });
         g.bench_function("codec-json static", |b| {
             b.iter(|| json.to_vec(black_box(value)).unwrap())
@@ -91,6 +95,9 @@ fn value(c: &mut Criterion) {
         });
         g.bench_function("toon_format::encode", |b| {
             b.iter(|| toon_format::encode_default(black_box(&theirs)).unwrap())
+        });
+        g.bench_function("serde_toon::to_string", |b| {
+            b.iter(|| serde_toon::to_string(black_box(&theirs)).unwrap())
         });
         for (name, codec) in &codecs {
             g.bench_function(*name, |b| {

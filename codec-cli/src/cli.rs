@@ -233,6 +233,11 @@ pub(crate) struct ParseArgs {
     /// columns, keyed tables, lists and JSON in cells, fenced json.
     #[arg(long, conflicts_with = "table")]
     pub(crate) dense: bool,
+    /// The most bytes a table's rows may build per byte of its text (at
+    /// least 1 MiB): a table over it is refused before it is read
+    /// (`codec_md::ParseOptions::max_size_factor`).
+    #[arg(long, value_name = "N", default_value_t = codec_md::DEFAULT_MAX_SIZE_FACTOR, conflicts_with = "table")]
+    pub(crate) max_size_factor: usize,
 }
 
 #[derive(Debug, Args)]

@@ -17,17 +17,20 @@ pub(crate) fn run(args: &ParseArgs) -> Result<(), CliError> {
     let value = if let Some(n) = args.table {
         table(&text, n, name)?
     } else {
-        let parse = if args.lossless {
-            codec_md::parse_lossless
+        let profile = if args.lossless {
+            codec_md::Profile::Lossless
         } else if args.dense {
-            codec_md::parse_dense
+            codec_md::Profile::Dense
         } else {
-            codec_md::parse
+            codec_md::Profile::Default
         };
-        parse(&text).map_err(|source| CliError::Markdown {
-            input: name,
-            source,
-        })?
+        let options = codec_md::ParseOptions::default().max_size_factor(args.max_size_factor);
+        options
+            .parse(&text, profile)
+            .map_err(|source| CliError::Markdown {
+                input: name,
+                source,
+            })?
     };
     let mut body = codec_json::JsonCodec::new()
         .value_to_vec(&value)

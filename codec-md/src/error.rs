@@ -65,7 +65,7 @@ pub enum ParseErrorKind {
     #[error(
         "a table that would build about {size} bytes, over the limit of {limit} \
          ({factor} bytes per byte of its text, at least 1 MiB); raise \
-         ParseOptions::max_size_factor to read it"
+         ParseOptions::max_size_factor (`codec parse --max-size-factor`) to read it"
     )]
     SizeLimit {
         /// What its rows would build, estimated: per row, each header

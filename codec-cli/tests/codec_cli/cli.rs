@@ -570,6 +570,32 @@ fn profiles_and_lossless_round_trip_through_parse() {
     assert_eq!(conflicting.status.code(), Some(64));
 }
 
+/// A table whose rows would build far more than its text is refused, and
+/// the error says how to read it anyway (issue 40).
+#[test]
+fn parse_refuses_a_table_that_would_build_too_much() {
+    let header: Vec<String> = (0..20).map(|i| format!("{i}{}", ".k".repeat(49))).collect();
+    let row = vec!["1"; 20].join("|");
+    let markdown = format!(
+        "|{}|\n|{}\n{}",
+        header.join("|"),
+        "---|".repeat(20),
+        format!("{row}\n").repeat(200)
+    );
+    let refused = codec(&["parse", "--dense"], markdown.as_bytes());
+    assert_ne!(refused.status.code(), Some(0));
+    assert!(
+        stderr(&refused).contains("--max-size-factor"),
+        "{}",
+        stderr(&refused)
+    );
+    let read = codec(
+        &["parse", "--dense", "--max-size-factor", "1000"],
+        markdown.as_bytes(),
+    );
+    assert_eq!(read.status.code(), Some(0), "{}", stderr(&read));
+}
+
 /// `--stream`: rows written as they are read give the bytes of the whole
 /// document read first, for the JSON codec whatever the rows.
 #[test]
