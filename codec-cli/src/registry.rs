@@ -48,14 +48,30 @@ pub(crate) fn negotiator(options: &CodecOptions) -> Result<Negotiator, CliError>
 /// a browser, gets it) and the agent policy (known agents that send
 /// `*/*` get markdown).
 pub(crate) fn serve(options: &CodecOptions) -> Result<(Negotiator, ResponseHeaders), CliError> {
-    let standard = standard(options)?
-        .html(true)
-        .title("codec serve")
-        .agents(true);
+    let standard = serve_standard(options)?;
     Ok((
         standard.build().map_err(setup)?,
         standard.response_headers(),
     ))
+}
+
+/// [`serve`]'s standard setup, titled `codec serve` (the index page's
+/// title); [`page`] titles a document's page.
+pub(crate) fn serve_standard(options: &CodecOptions) -> Result<agent_codecs::Standard, CliError> {
+    Ok(standard(options)?
+        .html(true)
+        .title("codec serve")
+        .agents(true))
+}
+
+/// The HTML page of `standard` titled `title`: a document's own page,
+/// the same as the negotiator's but for its `<title>` and heading.
+pub(crate) fn page(
+    standard: &agent_codecs::Standard,
+    title: &str,
+) -> Option<Arc<dyn agent_codecs::Codec>> {
+    let codecs = standard.clone().title(title).codecs().ok()?;
+    codecs.into_iter().find(|codec| codec.format() == "html")
 }
 
 /// `codec mcp`'s codec options from the flags, its markdown text of
