@@ -64,6 +64,22 @@ pub(crate) fn serve_standard(options: &CodecOptions) -> Result<agent_codecs::Sta
         .agents(true))
 }
 
+/// The index's HTML page: the standard page titled `codec serve`, with
+/// the documents' paths as links to them.
+pub(crate) fn index_page(options: &CodecOptions) -> Result<Arc<dyn Codec>, CliError> {
+    // The standard page's alternates: the codecs before it and MCP, all
+    // of the standard's but the page.
+    let alternates = standard(options)?.codecs().map_err(setup)?;
+    let page = agent_codecs::html::HtmlCodec::builder()
+        .title("codec serve")
+        .alternates(alternates)
+        .token_counter(Arc::new(agent_codecs::O200k::new()))
+        .link_paths(true)
+        .build()
+        .map_err(|e| CliError::Usage(format!("the index page: {e}")))?;
+    Ok(Arc::new(page))
+}
+
 /// The HTML page of `standard` titled `title`: a document's own page,
 /// the same as the negotiator's but for its `<title>` and heading.
 pub(crate) fn page(

@@ -98,10 +98,13 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), CliError> {
         streamed,
         args.max_concurrent,
     );
-    // Each document's page is titled with its name.
+    // Each document's page is titled with its name; the index's links
+    // to them.
     for (name, document) in &mut site.documents {
         document.set_page(crate::registry::page(&standard, name));
     }
+    site.index
+        .set_page(Some(crate::registry::index_page(&args.codec)?));
     let site = Arc::new(site);
     let timeouts = Timeouts {
         header: args.header_timeout,

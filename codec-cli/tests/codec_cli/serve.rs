@@ -1267,7 +1267,7 @@ fn an_invalid_file_is_skipped_unless_strict() {
 }
 
 /// A document's page is titled with its name (heading and `<title>`);
-/// the index's is `codec serve`.
+/// the index's is `codec serve`, and links each document.
 #[test]
 fn a_documents_page_is_titled_with_its_name() {
     let dir = temp_dir("serve-title");
@@ -1283,6 +1283,14 @@ fn a_documents_page_is_titled_with_its_name() {
         let body = get(addr, &format!("{target}?format=html"), None).text();
         assert!(body.contains(&format!("<title>{title}</title>")), "{body}");
         assert!(body.contains(&format!("<h1>{title}</h1>")), "{body}");
+    }
+    // The index links each document.
+    let index = get(addr, "/?format=html", None).text();
+    for path in ["/rows", "/A%20%3Cb%3E%20&amp;%20c"] {
+        assert!(
+            index.contains(&format!("<a href=\"{path}\">{path}</a>")),
+            "{index}"
+        );
     }
 }
 
