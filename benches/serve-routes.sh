@@ -1,16 +1,20 @@
 # Sourced by serve-cpu.sh and serve-instructions.sh: builds
-# encode-profile and reads their arguments, `[serve|json|dense]
+# encode-profile and reads their arguments, `[serve|standard|json|dense]
 # [INPUT...]`, into `bin`, `mode`, `inputs` and `whats` (the routes or
 # codecs, the baseline first), and prints a table's header.
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 cargo build -q --release -p benches --bin encode-profile
 bin=${CARGO_TARGET_DIR:-target}/release/encode-profile
 mode=serve
-if [ $# -gt 0 ] && { [ "$1" = serve ] || [ "$1" = json ] || [ "$1" = dense ]; }; then mode=$1; shift; fi
+if [ $# -gt 0 ] && { [ "$1" = serve ] || [ "$1" = standard ] || [ "$1" = json ] || [ "$1" = dense ]; }; then mode=$1; shift; fi
 inputs=("$@")
 [ ${#inputs[@]} -eq 0 ] && inputs=(tabular nested analytics github event-logs nested-config keyed nested-group tabular-20 nested-20)
 if [ "$mode" = serve ]; then
   whats=("serve:axum::Json" "serve:negotiated json" "serve:negotiated md" "serve:negotiated mcp")
+elif [ "$mode" = standard ]; then
+  # The README's layer, `agent_codecs::standard().layer()`: the same
+  # codecs with the standard response headers.
+  whats=("serve:axum::Json" "serve:standard json" "serve:standard md" "serve:standard mcp")
 elif [ "$mode" = json ]; then
   whats=("serve:axum::Json" "serve:negotiated json")
 else

@@ -414,14 +414,21 @@ impl Standard {
     }
 
     /// The MCP codec: its text as [`Standard::mcp_text`] says (the
-    /// markdown without the budget: the MCP codec cuts its own text block),
+    /// markdown of another profile than the default without the budget:
+    /// the MCP codec cuts its own text block),
     /// cut to [`Standard::mcp_text_limit`], else to the budget when there is
     /// one.
     #[cfg(feature = "mcp")]
     fn mcp_codec(&self) -> Result<McpCodec, SetupError> {
         let text = match &self.mcp_text {
+            // The default profile is codec-mcp's own markdown, which cuts
+            // its text as it writes it rather than writing the whole text
+            // and cutting it after (the same bytes, for less work on large
+            // values).
             #[cfg(feature = "md")]
-            TextFormat::Markdown => TextFormat::Codec(Arc::new(self.markdown(None))),
+            TextFormat::Markdown if self.profile != Profile::Default => {
+                TextFormat::Codec(Arc::new(self.markdown(None)))
+            }
             other => other.clone(),
         };
         let mut builder = McpCodec::builder()

@@ -1,6 +1,6 @@
 //! What the agent-facing response headers cost per response
 //! (`negotiate::ResponseHeaders`), on each dataset's markdown: the strong
-//! `ETag` (SHA-256 of the body), the exact `x-markdown-tokens` count
+//! `ETag` (BLAKE3 of the body), the exact `x-markdown-tokens` count
 //! (o200k), and both with the `Link` alternates, beside the baseline of
 //! rendering that markdown in the first place.
 //!
@@ -54,7 +54,7 @@ fn headers(c: &mut Criterion) {
                 out.len()
             })
         });
-        group.bench_function("etag-sha256", |b| {
+        group.bench_function("etag-blake3", |b| {
             b.iter(|| etag_only.describe(&selection, black_box(&body)))
         });
         group.bench_function("tokens-o200k", |b| {

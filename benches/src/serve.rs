@@ -1,8 +1,10 @@
 //! The negotiated path end to end, as a service sees it: the same typed
 //! data served in process by an axum [`Router`], once with axum's own
-//! [`axum::Json`] (the baseline) and once as [`Negotiated`] data behind
-//! the real [`NegotiateLayer`] with the real codecs (codec-json,
-//! codec-md's default profile, codec-mcp's defaults).
+//! [`axum::Json`] (the baseline), once as [`Negotiated`] data behind the
+//! bare [`NegotiateLayer`] with the real codecs (codec-json, codec-md's
+//! default profile, codec-mcp's defaults), and once behind the layer the
+//! README hands out, `agent_codecs::standard().layer()`: the same codecs
+//! with the standard response headers (`ETag`, `Link`, `Vary`).
 //!
 //! Each call builds a `GET /` request with the [`Accept`](Route::accept)
 //! of one route, sends it with `tower::ServiceExt::oneshot`, and collects
@@ -86,11 +88,26 @@ pub enum Route {
     Markdown,
     /// ... to codec-mcp, default options.
     Mcp,
+    /// `Negotiated(data)` behind `agent_codecs::standard().layer()`,
+    /// negotiated to JSON.
+    StandardJson,
+    /// ... to markdown.
+    StandardMarkdown,
+    /// ... to MCP.
+    StandardMcp,
 }
 
 impl Route {
     /// Every route, the baseline first.
-    pub const ALL: [Route; 4] = [Route::AxumJson, Route::Json, Route::Markdown, Route::Mcp];
+    pub const ALL: [Route; 7] = [
+        Route::AxumJson,
+        Route::Json,
+        Route::Markdown,
+        Route::Mcp,
+        Route::StandardJson,
+        Route::StandardMarkdown,
+        Route::StandardMcp,
+    ];
 
     /// The name the benches report it under.
     pub fn name(self) -> &'static str {
@@ -99,24 +116,29 @@ impl Route {
             Route::Json => "negotiated json",
             Route::Markdown => "negotiated md",
             Route::Mcp => "negotiated mcp",
+            Route::StandardJson => "standard json",
+            Route::StandardMarkdown => "standard md",
+            Route::StandardMcp => "standard mcp",
         }
     }
 
     /// The request's `Accept`: what an agent of each kind sends.
     pub fn accept(self) -> &'static str {
         match self {
-            Route::AxumJson | Route::Json => "application/json",
-            Route::Markdown => "text/markdown",
-            Route::Mcp => "application/vnd.mcp+json",
+            Route::AxumJson | Route::Json | Route::StandardJson => "application/json",
+            Route::Markdown | Route::StandardMarkdown => "text/markdown",
+            Route::Mcp | Route::StandardMcp => "application/vnd.mcp+json",
         }
     }
 }
 
-/// The two routers: `axum::Json` alone, and the negotiated route.
+/// The three routers: `axum::Json` alone, the negotiated route behind
+/// the bare layer, and behind the standard one.
 #[derive(Debug, Clone)]
 pub struct Server {
     plain: Router,
     negotiated: Router,
+    standard: Router,
 }
 
 /// The negotiator of the negotiated route: JSON first (the default), then
@@ -139,10 +161,21 @@ impl Server {
             let data = data.clone();
             Router::new().route("/", get(move || async move { axum::Json(data) }))
         };
-        let negotiated = Router::new()
+        let negotiated = {
+            let data = data.clone();
+            Router::new()
+                .route("/", get(move || async move { Negotiated(data) }))
+                .layer(NegotiateLayer::new(negotiator()))
+        };
+        let layer = agent_codecs::standard().layer();
+        let standard = Router::new()
             .route("/", get(move || async move { Negotiated(data) }))
-            .layer(NegotiateLayer::new(negotiator()));
-        Server { plain, negotiated }
+            .layer(layer.expect("the standard codecs"));
+        Server {
+            plain,
+            negotiated,
+            standard,
+        }
     }
 
     /// Serves a dataset's typed structs.
@@ -163,7 +196,8 @@ impl Server {
     pub fn get(&self, route: Route) -> (u16, axum::body::Bytes) {
         let router = match route {
             Route::AxumJson => &self.plain,
-            _ => &self.negotiated,
+            Route::Json | Route::Markdown | Route::Mcp => &self.negotiated,
+            Route::StandardJson | Route::StandardMarkdown | Route::StandardMcp => &self.standard,
         };
         let request = Request::get("/")
             .header(ACCEPT, route.accept())
@@ -217,5 +251,43 @@ mod tests {
         let (status, mcp) = server.get(Route::Mcp);
         assert_eq!(status, 200);
         assert!(mcp.starts_with(br#"{"content":"#), "{mcp:?}");
+        // The standard layer writes the same bodies.
+        for (bare, standard) in [
+            (Route::Json, Route::StandardJson),
+            (Route::Markdown, Route::StandardMarkdown),
+            (Route::Mcp, Route::StandardMcp),
+        ] {
+            assert_eq!(
+                server.get(bare),
+                server.get(standard),
+                "{}",
+                standard.name()
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod standard_tests {
+    use super::*;
+
+    /// The standard layer writes what the bare one writes, on every input
+    /// of the serve figures, large ones (cut MCP text) included.
+    #[test]
+    fn the_standard_layer_writes_the_bare_layers_bodies() {
+        for (label, typed) in inputs() {
+            let server = Server::typed(&typed);
+            for (bare, standard) in [
+                (Route::Json, Route::StandardJson),
+                (Route::Markdown, Route::StandardMarkdown),
+                (Route::Mcp, Route::StandardMcp),
+            ] {
+                assert!(
+                    server.get(bare) == server.get(standard),
+                    "{label}: {}",
+                    standard.name()
+                );
+            }
+        }
     }
 }

@@ -314,6 +314,10 @@ pub(crate) struct ServeArgs {
     /// document), `none`.
     #[arg(long, value_name = "SIZE", default_value = "64MiB", value_parser = stream_above)]
     pub(crate) stream_above: StreamAbove,
+    /// Refuse to start when a file of DIR is not valid JSON (by default
+    /// it is skipped with a warning naming it, and the rest is served).
+    #[arg(long)]
+    pub(crate) strict: bool,
     #[command(flatten)]
     pub(crate) codec: CodecOptions,
 }

@@ -48,14 +48,46 @@ pub(crate) fn negotiator(options: &CodecOptions) -> Result<Negotiator, CliError>
 /// a browser, gets it) and the agent policy (known agents that send
 /// `*/*` get markdown).
 pub(crate) fn serve(options: &CodecOptions) -> Result<(Negotiator, ResponseHeaders), CliError> {
-    let standard = standard(options)?
-        .html(true)
-        .title("codec serve")
-        .agents(true);
+    let standard = serve_standard(options)?;
     Ok((
         standard.build().map_err(setup)?,
         standard.response_headers(),
     ))
+}
+
+/// [`serve`]'s standard setup, titled `codec serve` (the index page's
+/// title); [`page`] titles a document's page.
+pub(crate) fn serve_standard(options: &CodecOptions) -> Result<agent_codecs::Standard, CliError> {
+    Ok(standard(options)?
+        .html(true)
+        .title("codec serve")
+        .agents(true))
+}
+
+/// The index's HTML page: the standard page titled `codec serve`, with
+/// the documents' paths as links to them.
+pub(crate) fn index_page(options: &CodecOptions) -> Result<Arc<dyn Codec>, CliError> {
+    // The standard page's alternates: the codecs before it and MCP, all
+    // of the standard's but the page.
+    let alternates = standard(options)?.codecs().map_err(setup)?;
+    let page = agent_codecs::html::HtmlCodec::builder()
+        .title("codec serve")
+        .alternates(alternates)
+        .token_counter(Arc::new(agent_codecs::O200k::new()))
+        .link_paths(true)
+        .build()
+        .map_err(|e| CliError::Usage(format!("the index page: {e}")))?;
+    Ok(Arc::new(page))
+}
+
+/// The HTML page of `standard` titled `title`: a document's own page,
+/// the same as the negotiator's but for its `<title>` and heading.
+pub(crate) fn page(
+    standard: &agent_codecs::Standard,
+    title: &str,
+) -> Option<Arc<dyn agent_codecs::Codec>> {
+    let codecs = standard.clone().title(title).codecs().ok()?;
+    codecs.into_iter().find(|codec| codec.format() == "html")
 }
 
 /// `codec mcp`'s codec options from the flags, its markdown text of

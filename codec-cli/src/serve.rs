@@ -65,10 +65,15 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), CliError> {
             for skipped in &loaded.skipped {
                 eprintln!("codec: {skipped}");
             }
-            // A file that does not parse stops the server before it
-            // starts, naming the file, line and column.
-            if let Some((_, error)) = loaded.failed.pop_first() {
+            // A file that does not parse is named, with its line and
+            // column; with `--strict` it stops the server before it starts.
+            if args.strict
+                && let Some((_, error)) = loaded.failed.pop_first()
+            {
                 return Err(error);
+            }
+            for error in loaded.failed.values() {
+                eprintln!("codec: skipped, not served: {error}");
             }
             (loaded.documents, loaded.streamed)
         }
@@ -86,13 +91,22 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), CliError> {
             file.len, file.rows
         );
     }
+    let standard = crate::registry::serve_standard(&args.codec)?;
     let (negotiator, headers) = crate::registry::serve(&args.codec)?;
-    let site = Arc::new(Site::new(
+    let mut site = Site::new(
         (negotiator, headers),
         documents,
         streamed,
         args.max_concurrent,
-    ));
+    );
+    // Each document's page is titled with its name; the index's links
+    // to them.
+    for (name, document) in &mut site.documents {
+        document.set_page(crate::registry::page(&standard, name));
+    }
+    site.index
+        .set_page(Some(crate::registry::index_page(&args.codec)?));
+    let site = Arc::new(site);
     let timeouts = Timeouts {
         header: args.header_timeout,
         idle: args.idle_timeout,
@@ -506,12 +520,13 @@ fn log_line(
         format!("{:?}", accept.join(", "))
     };
     let chosen = chosen.map_or("-".to_owned(), |t| format!("{:?}", t.as_str()));
-    // A streamed body has no length: `streamed` stands for it.
-    let bytes = response
-        .headers()
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .map_or("streamed".to_owned(), |len| format!("{len}B"));
+    // A streamed body has no length: `streamed` stands for it. A 304 has
+    // no body.
+    let bytes = match response.headers().get(header::CONTENT_LENGTH) {
+        _ if response.status() == StatusCode::NOT_MODIFIED => "0B".to_owned(),
+        Some(len) => format!("{}B", len.to_str().unwrap_or("?")),
+        None => "streamed".to_owned(),
+    };
     let target = request.uri.path_and_query().map_or("/", |pq| pq.as_str());
     format!(
         "{} {target} {} accept={accept} type={chosen} {bytes} {:.1}ms",

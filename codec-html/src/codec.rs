@@ -66,6 +66,7 @@ impl HtmlCodec {
             alternates: Vec::new(),
             counter: None,
             link_urls: true,
+            link_paths: false,
             format_param: "format".to_owned(),
         }
     }
@@ -143,6 +144,7 @@ pub struct HtmlCodecBuilder {
     alternates: Vec<Arc<dyn Codec>>,
     counter: Option<Arc<dyn TokenCounter>>,
     link_urls: bool,
+    link_paths: bool,
     format_param: String,
 }
 
@@ -203,6 +205,17 @@ impl HtmlCodecBuilder {
         self
     }
 
+    /// Whether strings that are a path on this site (`/rows`,
+    /// `/My%20File?format=md`: a `/` not followed by another, then only
+    /// the characters [`HtmlCodecBuilder::link_urls`] allows) are links to
+    /// it (off by default): for pages whose data lists the site's own
+    /// resources, as `codec serve`'s index does. Same-site, so these links
+    /// carry no `rel`.
+    pub fn link_paths(mut self, yes: bool) -> HtmlCodecBuilder {
+        self.link_paths = yes;
+        self
+    }
+
     /// The query parameter of the alternates' links: `format` unless set
     /// (`?format=md`). Set it to the negotiator's own when that is another.
     pub fn format_param(mut self, name: &str) -> HtmlCodecBuilder {
@@ -248,6 +261,7 @@ impl HtmlCodecBuilder {
                 options: Options {
                     max_depth: codec_core::value::DEFAULT_MAX_DEPTH,
                     link_urls: self.link_urls,
+                    link_paths: self.link_paths,
                 },
                 alternates: self.alternates,
                 counter: self.counter,

@@ -66,6 +66,13 @@ pub(crate) fn is_link(s: &str) -> bool {
     has_host && rest.bytes().all(is_uri_char)
 }
 
+/// Whether a string value is a path on this site, written as a link to
+/// it: `/` not followed by another `/` (that would name another host),
+/// then only the characters [`is_link`] allows.
+pub(crate) fn is_path(s: &str) -> bool {
+    s.starts_with('/') && !s.starts_with("//") && s.bytes().all(is_uri_char)
+}
+
 /// RFC 3986's unreserved, reserved and `%` characters.
 fn is_uri_char(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=%".contains(&b)

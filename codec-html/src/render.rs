@@ -21,6 +21,8 @@ pub(crate) struct Options {
     pub(crate) max_depth: usize,
     /// Whether plain `http(s)` URLs are links ([`escape::is_link`]).
     pub(crate) link_urls: bool,
+    /// Whether paths on the site are links ([`escape::is_path`]).
+    pub(crate) link_paths: bool,
 }
 
 /// Keys whose string values are code, in a code block even on one line.
@@ -56,6 +58,7 @@ pub(crate) fn render(
         out,
         max_depth: options.max_depth,
         link_urls: options.link_urls,
+        link_paths: options.link_paths,
     }
     .document(value)
 }
@@ -81,6 +84,7 @@ struct Renderer<'o> {
     out: &'o mut Vec<u8>,
     max_depth: usize,
     link_urls: bool,
+    link_paths: bool,
 }
 
 impl Renderer<'_> {
@@ -349,6 +353,13 @@ impl Renderer<'_> {
                 escape::write_text(self.out, s);
                 self.push(b"</a>");
             }
+            Value::String(s) if self.link_paths && escape::is_path(s) => {
+                self.push(b"<a href=\"");
+                escape::write_attr(self.out, s);
+                self.push(b"\">");
+                escape::write_text(self.out, s);
+                self.push(b"</a>");
+            }
             Value::String(s) => escape::write_text(self.out, s),
         }
     }
@@ -461,6 +472,7 @@ mod tests {
         let options = Options {
             max_depth: codec_core::value::DEFAULT_MAX_DEPTH,
             link_urls: true,
+            link_paths: false,
         };
         render(&value, &mut out, &options).unwrap();
         String::from_utf8(out).unwrap()
@@ -569,9 +581,39 @@ mod tests {
         let options = Options {
             max_depth: 8,
             link_urls: false,
+            link_paths: false,
         };
         render(&value, &mut out, &options).unwrap();
         assert_eq!(out, b"<p>https://example.com</p>\n");
+    }
+
+    #[test]
+    fn paths_are_links_only_when_asked() {
+        let value = Value::Array(vec![
+            Value::from("/rows"),
+            Value::from("/My%20File?format=md"),
+            Value::from("//evil.example/x"),
+            Value::from("/a b"),
+            Value::from("rows"),
+        ]);
+        let mut options = Options {
+            max_depth: 8,
+            link_urls: true,
+            link_paths: false,
+        };
+        let mut out = Vec::new();
+        render(&value, &mut out, &options).unwrap();
+        assert!(!String::from_utf8_lossy(&out).contains("<a "));
+        options.link_paths = true;
+        let mut out = Vec::new();
+        render(&value, &mut out, &options).unwrap();
+        let page = String::from_utf8(out).unwrap();
+        assert!(page.contains("<a href=\"/rows\">/rows</a>"), "{page}");
+        assert!(
+            page.contains("<a href=\"/My%20File?format=md\">/My%20File?format=md</a>"),
+            "{page}"
+        );
+        assert_eq!(page.matches("<a ").count(), 2, "{page}");
     }
 
     #[test]
@@ -579,6 +621,7 @@ mod tests {
         let options = Options {
             max_depth: 3,
             link_urls: true,
+            link_paths: false,
         };
         for (depth, ok) in [(3, true), (4, false)] {
             for objects in [false, true] {

@@ -41,6 +41,9 @@ pub(crate) struct Document {
     /// a while (o200k runs at ~12 MB/s), so it is done once, like the
     /// rendering.
     described: Vec<OnceCell<Option<Representation>>>,
+    /// The HTML page titled with the document's name, used in place of
+    /// the negotiator's page (titled for the index).
+    page: Option<Arc<dyn Codec>>,
 }
 
 impl Document {
@@ -54,6 +57,7 @@ impl Document {
             value: Arc::new(value),
             rendered: (0..codecs).map(|_| OnceCell::new()).collect(),
             described: (0..offers).map(|_| OnceCell::new()).collect(),
+            page: None,
         }
     }
 
@@ -66,7 +70,14 @@ impl Document {
             value: Arc::new(Value::Null),
             rendered: Vec::new(),
             described: Vec::new(),
+            page: None,
         }
+    }
+
+    /// Renders the `html` format with `page`, when given: a page titled
+    /// with the document's name.
+    pub(crate) fn set_page(&mut self, page: Option<Arc<dyn Codec>>) {
+        self.page = page;
     }
 
     /// The file of a streamed document.
@@ -108,6 +119,10 @@ impl Document {
     ) -> Result<Bytes, String> {
         let Some(cell) = self.rendered.get(index) else {
             return Err(format!("no codec number {index}"));
+        };
+        let codec = match &self.page {
+            Some(page) if codec.format() == page.format() => page,
+            _ => codec,
         };
         cell.get_or_init(|| {
             let (codec, value) = (codec.clone(), self.value.clone());

@@ -1245,10 +1245,11 @@ fn large_documents_are_streamed_from_their_file() {
     assert!(small.header("etag").is_some());
 }
 
-/// A large rows document that does not parse stops the server before it
-/// starts, naming the file, line and column, as any other does.
+/// With `--strict`, a large rows document that does not parse stops the
+/// server before it starts, naming the file, line and column, as any
+/// other does.
 #[test]
-fn a_broken_large_document_stops_the_server() {
+fn a_broken_large_document_stops_the_strict_server() {
     let dir = temp_dir("streamed-broken");
     let mut doc = big_rows(20_000);
     // The last row's `true` becomes `txue`.
@@ -1257,7 +1258,14 @@ fn a_broken_large_document_stops_the_server() {
     doc[at] = b'x';
     write_doc(&dir, "big.json", &doc);
     let out = Command::new(env!("CARGO_BIN_EXE_codec"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--stream-above", "0"])
+        .args([
+            "serve",
+            "--strict",
+            "--addr",
+            "127.0.0.1:0",
+            "--stream-above",
+            "0",
+        ])
         .arg(&dir)
         .output()
         .unwrap();
@@ -1409,4 +1417,84 @@ fn codec_json_bytes(value: &codec_core::Value) -> Vec<u8> {
         .write_value(value, &mut out)
         .unwrap();
     out
+}
+
+/// A file that is not JSON is skipped with a warning naming it (file,
+/// line, column) and the rest is served; `--strict` refuses to start.
+#[test]
+fn an_invalid_file_is_skipped_unless_strict() {
+    let dir = temp_dir("serve-invalid");
+    write_doc(&dir, "rows.json", ROWS);
+    write_doc(&dir, "broken.json", b"{\"a\": tru}");
+    let error = codec_core::from_slice(b"{\"a\": tru}").unwrap_err();
+    let warning = format!(
+        "codec: skipped, not served: {}:{}:{}: invalid JSON: {}",
+        dir.join("broken.json").display(),
+        error.line(),
+        error.column(),
+        error.kind()
+    );
+    let server = Server::start(&[dir.to_str().unwrap()]);
+    assert!(server.startup.contains(&warning), "{:?}", server.startup);
+    let addr = server.addr.as_str();
+    assert_eq!(get(addr, "/rows", None).status, 200);
+    assert_eq!(get(addr, "/broken", None).status, 404);
+    let out = Command::new(env!("CARGO_BIN_EXE_codec"))
+        .args(["serve", "--strict", "--addr", "127.0.0.1:0"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!("{}\n", warning.replace("skipped, not served: ", ""))
+    );
+}
+
+/// A document's page is titled with its name (heading and `<title>`);
+/// the index's is `codec serve`, and links each document.
+#[test]
+fn a_documents_page_is_titled_with_its_name() {
+    let dir = temp_dir("serve-title");
+    write_doc(&dir, "rows.json", ROWS);
+    write_doc(&dir, "A <b> & c.json", b"[1]");
+    let server = Server::start(&[dir.to_str().unwrap()]);
+    let addr = server.addr.as_str();
+    for (target, title) in [
+        ("/rows", "rows"),
+        ("/A%20%3Cb%3E%20&%20c", "A &lt;b&gt; &amp; c"),
+        ("/", "codec serve"),
+    ] {
+        let body = get(addr, &format!("{target}?format=html"), None).text();
+        assert!(body.contains(&format!("<title>{title}</title>")), "{body}");
+        assert!(body.contains(&format!("<h1>{title}</h1>")), "{body}");
+    }
+    // The index links each document.
+    let index = get(addr, "/?format=html", None).text();
+    for path in ["/rows", "/A%20%3Cb%3E%20&amp;%20c"] {
+        assert!(
+            index.contains(&format!("<a href=\"{path}\">{path}</a>")),
+            "{index}"
+        );
+    }
+}
+
+/// A `304` is logged as one, with no body.
+#[test]
+fn a_304_is_logged_as_one() {
+    let dir = temp_dir("serve-304-log");
+    write_doc(&dir, "rows.json", ROWS);
+    let server = Server::start(&[dir.to_str().unwrap()]);
+    let addr = server.addr.as_str();
+    let first = request_with(addr, "GET", "/rows", &[]);
+    server.log_line("GET ");
+    let etag = first.header("etag").unwrap().to_owned();
+    let again = request_with(addr, "GET", "/rows", &[("If-None-Match", etag.as_str())]);
+    assert_eq!(again.status, 304);
+    assert!(again.body.is_empty());
+    let line = server.log_line("GET ");
+    assert!(
+        line.starts_with("GET /rows 304 accept=- type=\"application/json\" 0B "),
+        "{line}"
+    );
 }
