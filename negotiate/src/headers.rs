@@ -224,32 +224,6 @@ impl ResponseHeaders {
         }
     }
 
-    /// The whole response of `selection` with `body`, its codec's
-    /// encoding, described by `representation`
-    /// ([`Representation::streamed`] for a body written as it is sent):
-    /// `parts` (a handler's status and headers, or a new `200`) without
-    /// their `Content-Length`, with `Content-Type` and `Vary`
-    /// ([`Selection::apply_headers`]) and this policy's headers
-    /// ([`ResponseHeaders::apply`]); a `304 Not Modified` gets an empty
-    /// body. The axum layer finishes its responses with the same code.
-    pub fn respond<B: Default>(
-        &self,
-        negotiator: &Negotiator,
-        request: &RequestFacts,
-        selection: &Selection<'_>,
-        representation: &Representation,
-        parts: Parts,
-        body: B,
-    ) -> http::Response<B> {
-        let policy = crate::respond::Policy {
-            headers: self,
-            negotiator,
-            request,
-            representation,
-        };
-        crate::respond::build(selection, parts, body, Some(policy))
-    }
-
     /// The `Link` value listing the alternates of a `format` response.
     fn link(&self, negotiator: &Negotiator, uri: &Uri, format: &str) -> Option<HeaderValue> {
         let mut link = String::new();

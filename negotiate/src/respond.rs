@@ -242,3 +242,31 @@ pub(crate) fn build<B: Default>(
     };
     Response::from_parts(parts, body)
 }
+
+impl ResponseHeaders {
+    /// The whole response of `selection` with `body`, its codec's
+    /// encoding, described by `representation`
+    /// ([`Representation::streamed`] for a body written as it is sent):
+    /// `parts` (a handler's status and headers, or a new `200`) without
+    /// their `Content-Length`, with `Content-Type` and `Vary`
+    /// ([`Selection::apply_headers`]) and this policy's headers
+    /// ([`ResponseHeaders::apply`]); a `304 Not Modified` gets an empty
+    /// body. The axum layer finishes its responses with the same code.
+    pub fn respond<B: Default>(
+        &self,
+        negotiator: &Negotiator,
+        request: &RequestFacts,
+        selection: &Selection<'_>,
+        representation: &Representation,
+        parts: Parts,
+        body: B,
+    ) -> http::Response<B> {
+        let policy = Policy {
+            headers: self,
+            negotiator,
+            request,
+            representation,
+        };
+        build(selection, parts, body, Some(policy))
+    }
+}
