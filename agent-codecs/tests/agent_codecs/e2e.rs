@@ -221,15 +221,20 @@ fn markdown_carries_its_exact_token_count_and_fits_the_budget() {
         first_next.starts_with(&format!("|{}|", rows.len() + 1)),
         "{first_next}"
     );
-    // The MCP text is cut the same way; the structured content is whole.
+    // The MCP text is cut the same way, and the structured content at the
+    // same rows: a budget bounds what the model receives.
     let mcp = get("/orders", &[("Accept", MCP)]);
     assert!(
         mcp.body.contains("this answer kept"),
         "the MCP text has the note"
     );
     assert!(
-        mcp.body.contains(r#"{"id":500,"#),
-        "the structured content is whole"
+        mcp.body.contains("The structuredContent holds the same"),
+        "the note says the structured content is cut too"
+    );
+    assert!(
+        !mcp.body.contains(r#"{"id":500,"#),
+        "the structured content is cut at the text's rows"
     );
 }
 
