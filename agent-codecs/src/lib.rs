@@ -108,6 +108,8 @@
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+#[cfg(feature = "actix")]
+mod actix_standard;
 mod standard;
 
 // The Rust blocks of the crate's README (its registry page) and of the
@@ -147,6 +149,11 @@ pub use codec_mcp::{ProtocolVersion, StructuredContent, TextFormat};
 #[cfg(feature = "md")]
 #[cfg_attr(docsrs, doc(cfg(feature = "md")))]
 pub use codec_md::Profile;
+/// actix-web: `Negotiated(data)` and the `Negotiation` it reads from
+/// `app_data` ([`Standard::actix`]).
+#[cfg(feature = "actix")]
+#[cfg_attr(docsrs, doc(cfg(feature = "actix")))]
+pub use negotiate::actix;
 #[cfg(feature = "axum")]
 #[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
 pub use negotiate::{NegotiateLayer, Negotiated};

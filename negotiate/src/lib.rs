@@ -146,6 +146,9 @@
 struct ReadmeDoctests;
 
 mod accept;
+#[cfg(feature = "actix")]
+#[cfg_attr(docsrs, doc(cfg(feature = "actix")))]
+pub mod actix;
 mod agents;
 #[cfg(feature = "http")]
 mod answer;

@@ -235,3 +235,50 @@ fn hyper_server() -> SocketAddr {
 fn the_hyper_example_answers_as_the_axum_layer_does() {
     check_orders_api(hyper_server());
 }
+
+#[cfg(feature = "actix")]
+#[allow(dead_code)]
+#[path = "../../examples/actix.rs"]
+mod actix_example;
+
+#[cfg(feature = "actix")]
+/// Serves `app` (an actix `App` factory) on 127.0.0.1 (port 0), one
+/// worker, on a thread of its own.
+pub(crate) fn serve_actix<F, A>(app: F) -> SocketAddr
+where
+    F: Fn() -> actix_web::App<A> + Send + Clone + 'static,
+    A: actix_web::dev::ServiceFactory<
+            actix_web::dev::ServiceRequest,
+            Config = (),
+            Response = actix_web::dev::ServiceResponse,
+            Error = actix_web::Error,
+            InitError = (),
+        > + 'static,
+{
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        actix_web::rt::System::new().block_on(async move {
+            let server = actix_web::HttpServer::new(app)
+                .workers(1)
+                .disable_signals()
+                .bind("127.0.0.1:0")
+                .expect("bind 127.0.0.1:0");
+            tx.send(server.addrs()[0]).expect("the test is waiting");
+            server.run().await.expect("server error");
+        });
+    });
+    rx.recv_timeout(Duration::from_secs(60))
+        .expect("the server starts")
+}
+
+#[cfg(feature = "actix")]
+#[test]
+fn the_actix_example_answers_as_the_axum_layer_does() {
+    let negotiation = actix_example::negotiation();
+    let addr = serve_actix(move || {
+        actix_web::App::new()
+            .app_data(negotiation.clone())
+            .configure(actix_example::routes)
+    });
+    check_orders_api(addr);
+}

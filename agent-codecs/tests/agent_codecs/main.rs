@@ -1,5 +1,7 @@
 //! The integration tests of `agent-codecs`, one binary: one module per subject.
 
+#[cfg(all(feature = "actix", feature = "html", feature = "tokens"))]
+mod actix;
 mod common;
 #[cfg(all(feature = "axum", feature = "html", feature = "tokens"))]
 mod e2e;
