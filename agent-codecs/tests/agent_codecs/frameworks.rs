@@ -211,23 +211,9 @@ pub(crate) fn check_orders_api(addr: SocketAddr) {
 fn hyper_server() -> SocketAddr {
     static ADDR: OnceLock<SocketAddr> = OnceLock::new();
     *ADDR.get_or_init(|| {
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_io()
-                .build()
-                .expect("a tokio runtime");
-            runtime.block_on(async move {
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-                    .await
-                    .expect("bind 127.0.0.1:0");
-                tx.send(listener.local_addr().expect("an address"))
-                    .expect("the test is waiting");
-                hyper_example::serve(listener).await.expect("server error");
-            });
-        });
-        rx.recv_timeout(Duration::from_secs(60))
-            .expect("the server starts")
+        crate::common::serve_with(|listener| async move {
+            hyper_example::serve(listener).await.expect("server error");
+        })
     })
 }
 

@@ -11,6 +11,18 @@ use std::time::Duration;
 /// Serves `app` on 127.0.0.1 (port 0) on a thread of its own, with a
 /// runtime of one thread, and returns its address.
 pub fn serve(app: axum::Router) -> SocketAddr {
+    serve_with(|listener| async move {
+        axum::serve(listener, app).await.expect("server error");
+    })
+}
+
+/// Runs `server` on a listener on 127.0.0.1 (port 0), on a thread of its
+/// own with a runtime of one thread, and returns its address.
+pub fn serve_with<F, S>(server: S) -> SocketAddr
+where
+    S: FnOnce(tokio::net::TcpListener) -> F + Send + 'static,
+    F: std::future::Future<Output = ()>,
+{
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_current_thread()
@@ -23,7 +35,7 @@ pub fn serve(app: axum::Router) -> SocketAddr {
                 .expect("bind 127.0.0.1:0");
             tx.send(listener.local_addr().expect("an address"))
                 .expect("the test is waiting");
-            axum::serve(listener, app).await.expect("server error");
+            server(listener).await;
         });
     });
     rx.recv_timeout(Duration::from_secs(60))
