@@ -26,7 +26,6 @@ const CODEC_BIN = process.env.CODEC_BIN ?? join(root, 'target/debug/codec');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const ARTIFACTS = process.env.ARTIFACTS ?? join(root, 'target/browser');
 const DOCUMENTS = ['github', 'nested-config', 'hostile'];
-const TITLE = 'codec serve';
 // The flags that work on this kind of machine (see .ci/run): no sandbox as
 // root, and no background connections to a network that is closed.
 const FLAGS = [
@@ -213,7 +212,7 @@ test('a browser gets the page, its policy and its stylesheet', async () => {
   assert.match(headers['content-security-policy'], /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+='; base-uri 'none'; form-action 'none'; frame-ancestors 'none'$/);
   // Chromium asked for HTML first, as browsers do.
   assert.match(await response.request().headerValue('accept'), /^text\/html,/);
-  assert.equal(await page.title(), TITLE);
+  assert.equal(await page.title(), 'github', 'the title is the document\'s name');
   // The stylesheet applied: the policy's hash is the stylesheet's.
   assert.equal(await page.$eval('main .scroll', (e) => getComputedStyle(e).overflowX), 'auto');
   assert.deepEqual(problems, []);
@@ -283,7 +282,7 @@ test('hostile strings are text, with the policy and without it', async () => {
   const relaxed = await chrome.newContext({ bypassCSP: true });
   for (const [label, context] of [['with the policy', browser], ['escaping alone', relaxed]]) {
     const { page, problems } = await open(context, '/hostile');
-    assert.equal(await page.title(), TITLE, label);
+    assert.equal(await page.title(), 'hostile', label);
     assert.equal(await page.$$eval('script, iframe, img, svg, math, object, embed, form, input, base, template', (es) => es.length), 0, label);
     await checkOnlyOwnMarkup(page, `hostile, ${label}`);
     const texts = new Set(await page.$$eval('main *', (es) => es.map((e) => e.textContent)));
@@ -291,7 +290,7 @@ test('hostile strings are text, with the policy and without it', async () => {
     // Hovering and focusing what a handler attribute would have used.
     await page.hover('main table');
     await page.keyboard.press('Tab');
-    assert.equal(await page.title(), TITLE, label);
+    assert.equal(await page.title(), 'hostile', label);
     assert.deepEqual(problems, [], label);
     await page.close();
   }
