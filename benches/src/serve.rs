@@ -20,7 +20,8 @@
 //! actix baseline), and one with `negotiate::actix::Negotiated` data and a
 //! `Negotiation` over the same negotiator in its `app_data`, each
 //! initialized once (`actix_web::test::init_service`) and called in
-//! process (`call_service`) with a `TestRequest`, its body collected.
+//! process (`call_service`) with a `TestRequest`, its body taken whole
+//! (`MessageBody::try_into_bytes`).
 
 use std::fmt;
 use std::future::Future;
@@ -29,6 +30,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 
+use actix_web::body::MessageBody;
 use axum::Router;
 use axum::body::Body;
 use axum::http::Request;
@@ -229,8 +231,14 @@ where
             .to_request();
         let response = now(actix_web::test::call_service(&service, request));
         let status = response.status().as_u16();
-        let body = now(actix_web::body::to_bytes(response.into_body()));
-        (status, body.expect("an in-memory body"))
+        // The body's bytes as they are, as the axum routes' are collected:
+        // `to_bytes` would copy every body, a cost of the collector that
+        // grows with the body (an MCP result is twice the JSON).
+        let body = match response.into_body().try_into_bytes() {
+            Ok(bytes) => bytes,
+            Err(body) => now(actix_web::body::to_bytes(body)).expect("an in-memory body"),
+        };
+        (status, body)
     })
 }
 
