@@ -40,6 +40,7 @@
 use std::fmt;
 use std::sync::{Arc, RwLock};
 
+use bytes::Bytes;
 use codec_core::TokenCounter;
 use http::header::{
     CONTENT_LENGTH, CONTENT_TYPE, ETAG, HeaderMap, HeaderName, HeaderValue, IF_NONE_MATCH, LINK,
@@ -114,8 +115,10 @@ pub const TOKENS_HEADER: HeaderName = HeaderName::from_static("x-markdown-tokens
 #[derive(Clone)]
 pub struct ResponseHeaders {
     etag: bool,
-    /// The `ETag`s of the bodies described last (shared by the clones).
-    memo: Arc<EtagMemo>,
+    /// The `ETag`s of the bodies described last and the `Link`s of the
+    /// last targets (shared by the clones): see [`Memo`].
+    etags: Arc<Memo<EtagKey, HeaderValue>>,
+    links: Arc<Memo<LinkKey, Option<HeaderValue>>>,
     alternates: Vec<String>,
     tokens: Option<TokenHeader>,
     /// Headers every response of a format carries, by format name.
@@ -144,7 +147,8 @@ impl ResponseHeaders {
         ResponseHeadersBuilder {
             headers: ResponseHeaders {
                 etag: true,
-                memo: Arc::new(EtagMemo::new()),
+                etags: Arc::new(Memo::new(ETAG_SLOTS)),
+                links: Arc::new(Memo::new(LINK_SLOTS)),
                 alternates: vec!["md".to_owned(), "json".to_owned()],
                 tokens: None,
                 fixed: Vec::new(),
@@ -158,7 +162,8 @@ impl ResponseHeaders {
     pub fn none() -> ResponseHeaders {
         ResponseHeaders {
             etag: false,
-            memo: Arc::new(EtagMemo::new()),
+            etags: Arc::new(Memo::new(ETAG_SLOTS)),
+            links: Arc::new(Memo::new(LINK_SLOTS)),
             alternates: Vec::new(),
             tokens: None,
             fixed: Vec::new(),
@@ -172,7 +177,7 @@ impl ResponseHeaders {
     pub fn describe(&self, selection: &Selection<'_>, body: &[u8]) -> Representation {
         let etag = self
             .etag
-            .then(|| self.memo.etag(selection.content_type().as_str(), body));
+            .then(|| remembered_etag(&self.etags, selection.content_type().as_str(), body));
         let tokens = self.tokens.as_ref().and_then(|tokens| {
             let counted = tokens
                 .formats
@@ -206,7 +211,7 @@ impl ResponseHeaders {
         if let Some(tokens) = representation.tokens {
             headers.insert(TOKENS_HEADER, HeaderValue::from(tokens));
         }
-        if let Some(link) = self.link(negotiator, &request.uri, selection.format()) {
+        if let Some(link) = self.remembered_link(negotiator, &request.uri, selection.format()) {
             headers.append(LINK, link);
         }
         for (format, name, value) in &self.fixed {
@@ -228,9 +233,34 @@ impl ResponseHeaders {
         }
     }
 
-    /// The `Link` value listing the alternates of a `format` response.
+    /// [`ResponseHeaders::link`], from the memo when the last `format`
+    /// response to this target by this negotiator in its slot had it.
+    fn remembered_link(
+        &self,
+        negotiator: &Negotiator,
+        uri: &Uri,
+        format: &str,
+    ) -> Option<HeaderValue> {
+        if self.alternates.is_empty() {
+            return None;
+        }
+        let target = uri.path_and_query().map_or("/", |pq| pq.as_str());
+        let id = negotiator.id();
+        self.links.get(
+            link_mix(id, format, target),
+            |(n, f, t)| *n == id && **f == *format && **t == *target,
+            || {
+                let link = self.link(negotiator, uri, format);
+                ((id, format.into(), target.into()), link)
+            },
+        )
+    }
+
+    /// The `Link` value listing the alternates of a `format` response,
+    /// written in one buffer that the header value then owns.
     fn link(&self, negotiator: &Negotiator, uri: &Uri, format: &str) -> Option<HeaderValue> {
-        let mut link = String::new();
+        let target = uri.path().len() + uri.query().map_or(0, str::len);
+        let mut link = String::with_capacity(self.alternates.len() * (target + 64));
         for alternate in &self.alternates {
             if alternate.eq_ignore_ascii_case(format) {
                 continue;
@@ -238,20 +268,22 @@ impl ResponseHeaders {
             let Some(codec) = negotiator.codec(alternate) else {
                 continue;
             };
-            let Some(target) = alternate_target(negotiator, uri, codec.format()) else {
-                continue;
-            };
-            if !link.is_empty() {
+            let start = link.len();
+            if start > 0 {
                 link.push_str(", ");
             }
-            let essence = codec.media_type().essence();
-            link.push_str(&format!(
-                "<{target}>; rel=\"alternate\"; type=\"{essence}\""
-            ));
+            link.push('<');
+            if !push_alternate_target(&mut link, negotiator, uri, codec.format()) {
+                link.truncate(start);
+                continue;
+            }
+            link.push_str(">; rel=\"alternate\"; type=\"");
+            link.push_str(codec.media_type().essence());
+            link.push('"');
         }
         // A request target and a media type are visible ASCII.
         (!link.is_empty())
-            .then(|| HeaderValue::from_str(&link).ok())
+            .then(|| HeaderValue::from_maybe_shared(Bytes::from(link)).ok())
             .flatten()
     }
 }
@@ -444,74 +476,84 @@ fn etag(content_type: &str, body: &[u8]) -> HeaderValue {
     HeaderValue::from_bytes(&etag).expect("an ETag of hex digits is a valid header value")
 }
 
-/// The `ETag`s of the bodies described last, so that a body described
-/// again (a resource served unchanged, the case a validator is for) costs
-/// a comparison of its bytes rather than a hash of them: on a 2 KB body,
-/// about 150 instructions instead of 15,000.
+/// Values remembered with the key each was computed from, so that the
+/// same key again costs a comparison rather than the computation: a
+/// body's `ETag` (on a 2 KB body, about 150 instructions instead of
+/// BLAKE3's 15,000), a target's `Link`. A value is reused only for a key
+/// equal to its own, so it is always what the computation gives.
 ///
-/// A remembered `ETag` is reused only for a body equal, byte for byte,
-/// to the one it was computed from, with the same `Content-Type`, so the
-/// `ETag` is always the hash's (never a guess from a sample). A body is
-/// looked up in one of [`MEMO_SLOTS`] slots, chosen by its length and a
-/// few of its bytes; a body whose slot holds another replaces it. Bodies
-/// above [`MEMO_MAX_BODY`] are not remembered (hashing them is a small
-/// part of writing them), so the memo holds at most
-/// `MEMO_SLOTS × MEMO_MAX_BODY` bytes (1 MiB). It never waits: a slot
-/// another thread is writing is skipped, and the body hashed.
-struct EtagMemo {
-    slots: Box<[RwLock<Option<Remembered>>]>,
+/// A key is looked up in one slot, chosen by a mix of it; a key whose
+/// slot holds another replaces it. The memo never waits: a slot another
+/// thread is writing is skipped, and the value computed.
+struct Memo<K, V> {
+    slots: Box<[Slot<K, V>]>,
 }
 
-/// A body and its `ETag`.
-struct Remembered {
-    content_type: Box<str>,
-    body: Box<[u8]>,
-    etag: HeaderValue,
-}
+/// A memo's slot: empty, or a key and its value.
+type Slot<K, V> = RwLock<Option<(K, V)>>;
 
-/// How many bodies the memo remembers (a power of two).
-const MEMO_SLOTS: usize = 32;
-
-/// The largest body the memo remembers.
-const MEMO_MAX_BODY: usize = 32 * 1024;
-
-impl EtagMemo {
-    fn new() -> EtagMemo {
-        EtagMemo {
-            slots: (0..MEMO_SLOTS).map(|_| RwLock::new(None)).collect(),
+impl<K, V: Clone> Memo<K, V> {
+    /// A memo of `slots` slots (a power of two).
+    fn new(slots: usize) -> Memo<K, V> {
+        Memo {
+            slots: (0..slots).map(|_| RwLock::new(None)).collect(),
         }
     }
 
-    /// The `ETag` of `body` as `content_type`: the one remembered for an
-    /// equal body, or the hash, then remembered.
-    fn etag(&self, content_type: &str, body: &[u8]) -> HeaderValue {
-        if body.len() > MEMO_MAX_BODY {
-            return etag(content_type, body);
-        }
-        let slot = &self.slots[memo_slot(body)];
+    /// The value remembered in the slot that `mix` picks, when `is` says
+    /// its key is the one wanted; else `compute`'s key and value, the
+    /// value remembered.
+    fn get(&self, mix: u64, is: impl Fn(&K) -> bool, compute: impl FnOnce() -> (K, V)) -> V {
+        // The top bits are the best mixed.
+        let bits = self.slots.len().trailing_zeros();
+        let slot = &self.slots[(mix.checked_shr(64 - bits).unwrap_or(0)) as usize];
         if let Ok(remembered) = slot.try_read()
-            && let Some(remembered) = &*remembered
-            && *remembered.body == *body
-            && *remembered.content_type == *content_type
+            && let Some((key, value)) = &*remembered
+            && is(key)
         {
-            return remembered.etag.clone();
+            return value.clone();
         }
-        let etag = etag(content_type, body);
+        let (key, value) = compute();
         if let Ok(mut remembered) = slot.try_write() {
-            *remembered = Some(Remembered {
-                content_type: content_type.into(),
-                body: body.into(),
-                etag: etag.clone(),
-            });
+            *remembered = Some((key, value.clone()));
         }
-        etag
+        value
     }
 }
 
-/// The memo's slot for `body`: a mix of its length and four of its
-/// eight-byte words (the first, the last, two between), so that bodies of
-/// one length but other data usually land apart.
-fn memo_slot(body: &[u8]) -> usize {
+/// A multiplier with well-spread bits, for the memos' mixes.
+const MIX: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// The `ETag` memo's slots: 32 bodies of at most 32 KiB (1 MiB at most).
+/// Larger bodies are hashed each time, a small part of writing them.
+const ETAG_SLOTS: usize = 32;
+const ETAG_MAX_BODY: usize = 32 * 1024;
+
+/// The `ETag` memo's key: a `Content-Type` and a body.
+type EtagKey = (Box<str>, Box<[u8]>);
+
+/// The `ETag` of `body` as `content_type`, from `memo` when an equal body
+/// (byte for byte) with the same `Content-Type` was described last in its
+/// slot.
+fn remembered_etag(
+    memo: &Memo<EtagKey, HeaderValue>,
+    content_type: &str,
+    body: &[u8],
+) -> HeaderValue {
+    if body.len() > ETAG_MAX_BODY {
+        return etag(content_type, body);
+    }
+    memo.get(
+        body_mix(body),
+        |(ct, remembered)| **remembered == *body && **ct == *content_type,
+        || ((content_type.into(), body.into()), etag(content_type, body)),
+    )
+}
+
+/// A mix of a body's length and four of its eight-byte words (the first,
+/// the last, two between), so that bodies of one length but other data
+/// usually land in other slots.
+fn body_mix(body: &[u8]) -> u64 {
     let len = body.len();
     let word = |at: usize| -> u64 {
         let at = at.min(len.saturating_sub(8));
@@ -522,10 +564,25 @@ fn memo_slot(body: &[u8]) -> usize {
     };
     let mut mix = len as u64;
     for at in [0, len / 3, 2 * len / 3, len] {
-        mix = (mix ^ word(at)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        mix = (mix ^ word(at)).wrapping_mul(MIX);
     }
-    // The top bits are the best mixed.
-    (mix >> (64 - MEMO_SLOTS.trailing_zeros())) as usize
+    mix
+}
+
+/// The `Link` memo's slots: the `Link`s of 16 targets and formats.
+const LINK_SLOTS: usize = 16;
+
+/// The `Link` memo's key: the negotiator's identity, the response's
+/// format, the request's path and query.
+type LinkKey = (u64, Box<str>, Box<str>);
+
+/// A mix of a `Link`'s key.
+fn link_mix(negotiator: u64, format: &str, target: &str) -> u64 {
+    let mut mix = negotiator.wrapping_mul(MIX);
+    for byte in format.bytes().chain(target.bytes()) {
+        mix = (mix ^ u64::from(byte)).wrapping_mul(MIX);
+    }
+    mix
 }
 
 /// Whether an `If-None-Match` field line names `etag`: `*`, or a list of
@@ -560,41 +617,47 @@ fn matches(field: &HeaderValue, etag: &HeaderValue) -> bool {
     false
 }
 
-/// The request's target with the format override set to `format`: the
-/// query parameter when it is on, else the path extension when that is
-/// on, else none.
-fn alternate_target(negotiator: &Negotiator, uri: &Uri, format: &str) -> Option<String> {
+/// Appends the request's target with the format override set to
+/// `format`: the query parameter when it is on, else the path extension
+/// when that is on. Returns false, having appended a part of it or
+/// nothing, when there is no such target.
+fn push_alternate_target(
+    out: &mut String,
+    negotiator: &Negotiator,
+    uri: &Uri,
+    format: &str,
+) -> bool {
     let path = uri.path();
     if let Some(param) = negotiator.format_param() {
-        let mut target = path.to_owned();
-        target.push('?');
+        out.push_str(path);
+        out.push('?');
         if let Some(query) = uri.query() {
             for pair in query.split('&') {
                 let key = pair.split_once('=').map_or(pair, |(key, _)| key);
                 if key != param && !pair.is_empty() {
-                    target.push_str(pair);
-                    target.push('&');
+                    out.push_str(pair);
+                    out.push('&');
                 }
             }
         }
-        target.push_str(param);
-        target.push('=');
-        target.push_str(format);
-        return Some(target);
+        out.push_str(param);
+        out.push('=');
+        out.push_str(format);
+        return true;
     }
     if !negotiator.path_extension() || path.ends_with('/') {
-        return None;
+        return false;
     }
-    let stripped = negotiator.strip_format_extension(path);
-    let mut target = format!("{stripped}.{format}");
+    let start = out.len();
+    out.push_str(negotiator.strip_format_extension(path));
+    out.push('.');
+    out.push_str(format);
     if let Some(query) = uri.query() {
-        target.push('?');
-        target.push_str(query);
+        out.push('?');
+        out.push_str(query);
     }
     // A path whose last segment is only an extension would not read back.
-    overrides::path_extension(&target)
-        .is_some()
-        .then_some(target)
+    overrides::path_extension(&out[start..]).is_some()
 }
 
 #[cfg(test)]
@@ -647,9 +710,9 @@ mod tests {
 
     #[test]
     fn the_memo_answers_what_the_hash_does() {
-        let memo = EtagMemo::new();
+        let memo = Memo::new(ETAG_SLOTS);
         let md = "text/markdown; charset=utf-8";
-        let long = vec![b'x'; MEMO_MAX_BODY + 1];
+        let long = vec![b'x'; ETAG_MAX_BODY + 1];
         let bodies: [&[u8]; 6] = [
             b"",
             b"|a|\n",
@@ -662,7 +725,8 @@ mod tests {
         for _ in 0..2 {
             for body in bodies {
                 for content_type in [md, "text/plain; charset=utf-8"] {
-                    assert_eq!(memo.etag(content_type, body), etag(content_type, body));
+                    let remembered = remembered_etag(&memo, content_type, body);
+                    assert_eq!(remembered, etag(content_type, body));
                 }
             }
         }
@@ -670,10 +734,13 @@ mod tests {
         let a = b"0123456789abcdefghijklmnopqrstuvwxyz.,;:".to_vec();
         let mut b = a.clone();
         b[10] = b'X';
-        assert_eq!(memo_slot(&a), memo_slot(&b));
+        assert_eq!(body_mix(&a), body_mix(&b));
         for body in [&a, &b, &a, &b] {
-            assert_eq!(memo.etag(md, body), etag(md, body));
+            assert_eq!(remembered_etag(&memo, md, body), etag(md, body));
         }
-        assert_ne!(memo.etag(md, &a), memo.etag(md, &b));
+        assert_ne!(
+            remembered_etag(&memo, md, &a),
+            remembered_etag(&memo, md, &b)
+        );
     }
 }
