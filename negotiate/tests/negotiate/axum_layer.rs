@@ -44,6 +44,12 @@ async fn tuple_500() -> (StatusCode, Negotiated<&'static str>) {
     (StatusCode::INTERNAL_SERVER_ERROR, Negotiated("disk full"))
 }
 
+/// A status set around `with_status`'s: the outer one is kept.
+async fn overridden() -> (StatusCode, Response) {
+    let inner = Negotiated("gone").with_status(StatusCode::INTERNAL_SERVER_ERROR);
+    (StatusCode::NOT_FOUND, inner)
+}
+
 fn routes() -> Router {
     Router::new()
         .route("/items", get(items))
@@ -52,6 +58,7 @@ fn routes() -> Router {
         .route("/teapot", get(teapot))
         .route("/failure", get(failure))
         .route("/tuple-500", get(tuple_500))
+        .route("/overridden", get(overridden))
 }
 
 /// Sends `request` through `service`; returns the response's head and its
@@ -169,6 +176,14 @@ fn around_the_router_path_extensions_route_and_negotiate() {
             md,
             "Accept",
             "md:\"disk full\"",
+        ),
+        (
+            "/overridden",
+            None,
+            404,
+            "application/json",
+            "Accept",
+            "json:\"gone\"",
         ),
         (
             "/teapot",
