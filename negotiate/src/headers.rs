@@ -177,7 +177,7 @@ impl ResponseHeaders {
     /// and token count, as this policy asks for them. Depends on the body
     /// and the `Content-Type` only, so a server that keeps a body keeps
     /// this with it. The policy (and its clones) remembers the `ETag`s of
-    /// the last 32 bodies of up to 32 KiB, with a copy of each: a body
+    /// up to 32 recent bodies of up to 32 KiB, with a copy of each: a body
     /// equal to one of them, byte for byte, costs a comparison instead of
     /// a hash.
     pub fn describe(&self, selection: &Selection<'_>, body: &[u8]) -> Representation {
