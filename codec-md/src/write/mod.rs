@@ -357,7 +357,9 @@ impl<'o, L: Layout> Writer<'o, L> {
         self.block();
         let start = self.out.len();
         write(&self.layout, self.out);
-        if self.out.last() == Some(&b' ') {
+        // Only a space of this line: the bytes before the rendering are
+        // the caller's.
+        if self.out.len() > start && self.out.last() == Some(&b' ') {
             self.out.pop();
         }
         // A line with nothing visible (`[null]` is an empty list line) is
