@@ -162,9 +162,9 @@ impl Server {
                 .map_err(|e| CliError::Usage(format!("mcp codec: {e}")))
         };
         // `get` holds its structured content to the rows the text kept
-        // itself (`Fitting`), with its own note.
-        let get_builder =
-            tool(tools::get_output_schema(library.all_objects())).cut_structured_content(false);
+        // itself (`Fitting`), with its own note: the builder's codecs cut
+        // none.
+        let get_builder = tool(tools::get_output_schema(library.all_objects()));
         let text_limit = registry::mcp_text_limit(&args.codec);
         Ok(Server(Arc::new(State {
             list: build(tool(tools::list_output_schema()))?,
