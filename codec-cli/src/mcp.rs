@@ -19,8 +19,8 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use codec_core::{TextLimit, Value, json::JsonWriter, truncate::Omission};
-use codec_mcp::{ContentBlock, McpCodec, McpCodecBuilder, ProtocolVersion};
+use codec_core::{EncodeError, TextLimit, Value, json::JsonWriter, truncate::Omission};
+use codec_mcp::{ContentBlock, McpCodec, McpCodecBuilder, ProtocolVersion, StructuredContent};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, Implementation,
     InitializeRequestParams, InitializeResult, ListToolsResult, PaginatedRequestParams,
@@ -229,38 +229,77 @@ impl Server {
                 hint(omission)
             }
         };
-        let codec = |limit: Option<TextLimit>| {
+        let builder = |limit: Option<TextLimit>| {
             self.0
                 .get_builder
                 .clone()
                 .protocol_version(version)
                 .text_limit(limit)
+        };
+        let build = |builder: McpCodecBuilder| {
+            builder
                 .build()
                 .map_err(|e| ErrorData::internal_error(format!("mcp codec: {e}"), None))
         };
-        let limited = codec(
-            self.0
-                .text_limit
-                .clone()
-                .map(|limit| limit.with_hint_fn(hint)),
-        )?;
-        let mut result = limited.result(&page.value).unwrap_or_else(|e| {
+        let codec = |limit: Option<TextLimit>| build(builder(limit));
+        let limit = self
+            .0
+            .text_limit
+            .clone()
+            .map(|limit| limit.with_hint_fn(hint));
+        let limited = codec(limit.clone())?;
+        // The result `codec` writes of the page, and the cut of its text
+        // if it was cut.
+        let written = |codec: &McpCodec| {
+            *last.lock().unwrap_or_else(PoisonError::into_inner) = None;
+            let result = codec.result(&page.value);
+            let cut = last
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .filter(|omission| omission.omitted() > 0);
+            (result, cut)
+        };
+        let refused = |e: EncodeError| {
             limited.error_message(&format!("cannot encode document {:?}: {e}", request.name))
-        });
-        let cut = last
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .filter(|omission| omission.omitted() > 0);
-        let (Some(limit), Some(rows)) = (&self.0.text_limit, page.rows) else {
-            return result.try_into();
+        };
+        let (Some(text_limit), Some(rows)) = (&self.0.text_limit, page.rows) else {
+            return written(&limited).0.unwrap_or_else(refused).try_into();
         };
         let fitting = Fitting {
             request,
             document,
             page: &page,
-            limit,
+            limit: text_limit,
             rows,
         };
+        // A page of rows cut to the limit gets the rows its text kept as
+        // its structured content: its text is written first, alone, so
+        // that a large page is never copied whole into a result it would
+        // not stay in (a copy of a 20 MB document is larger than the
+        // document's rendering). When the text fits, or no whole row does,
+        // the result is written whole below.
+        if self.0.structured && !self.0.summary {
+            let text_only = builder(limit)
+                .structured_content(StructuredContent::Never)
+                .output_schema(None);
+            if let (Ok(mut result), Some(cut)) = written(&build(text_only)?) {
+                match tools::rows_kept(page.rows, &cut).filter(|&k| k < rows) {
+                    Some(kept) => {
+                        if let Some(kept) = fitting.first(&limited, kept) {
+                            result.structured_content = kept.structured_content;
+                            return result.try_into();
+                        }
+                    }
+                    None => {
+                        if fitting.text(&codec(None)?, &mut result) {
+                            return result.try_into();
+                        }
+                    }
+                }
+            }
+        }
+        let (result, cut) = written(&limited);
+        let mut result = result.unwrap_or_else(refused);
         if let Some(cut) = cut {
             match tools::rows_kept(page.rows, &cut).filter(|&k| k < fitting.rows) {
                 // Cut after a row of the page's table: the structured
@@ -275,7 +314,9 @@ impl Server {
                 }
                 // Cut inside the rows' sections (or a text that counts
                 // no rows): whole rows instead, as many as fit.
-                None if !self.0.summary => fitting.text(&codec(None)?, &mut result),
+                None if !self.0.summary => {
+                    fitting.text(&codec(None)?, &mut result);
+                }
                 _ => {}
             }
         }
@@ -329,8 +370,8 @@ impl Fitting<'_> {
     /// no rows): the most whole rows whose text, with the note, fits the
     /// limit, written by `whole` (the codec without a limit). Unchanged
     /// when not even one row fits (its note then says how to read the
-    /// rows in smaller pages).
-    fn text(&self, whole: &McpCodec, result: &mut codec_mcp::CallToolResult) {
+    /// rows in smaller pages). Whether it changed it.
+    fn text(&self, whole: &McpCodec, result: &mut codec_mcp::CallToolResult) -> bool {
         // All the rows are known not to fit (the text was cut).
         let (_, best) = most_rows(self.rows.saturating_sub(1), |kept| {
             let mut candidate = self.first(whole, kept)?;
@@ -344,8 +385,12 @@ impl Fitting<'_> {
             block.text.push_str(&self.note(kept));
             self.limit.fits(&block.text).then_some(candidate)
         });
-        if let Some(best) = best {
-            *result = best;
+        match best {
+            Some(best) => {
+                *result = best;
+                true
+            }
+            None => false,
         }
     }
 
