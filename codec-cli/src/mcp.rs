@@ -561,7 +561,65 @@ impl ServerHandler for Server {
 
 #[cfg(test)]
 mod tests {
-    use super::most_rows;
+    use clap::Parser;
+    use codec_core::Map;
+
+    use super::*;
+    use crate::cli::{Cli, Command};
+
+    /// A whole-document `get` cut to the default text limit holds about
+    /// the text it sends: not the document's rendering (4 MB here), nor a
+    /// copy of the document as structured content (more than 10 MB, which
+    /// the cut then replaced by the rows the text kept): under 1 MB
+    /// allocated at its peak.
+    #[test]
+    fn a_cut_get_holds_about_what_it_sends() {
+        let rows: Vec<Value> = (0..30_000)
+            .map(|i| {
+                let row: Map = [
+                    ("id", Value::from(i)),
+                    ("name", Value::from(format!("user {i}"))),
+                    ("mail", Value::from(format!("user{i}@example.com"))),
+                    (
+                        "note",
+                        Value::from("lorem ipsum dolor sit amet, consectetur"),
+                    ),
+                ]
+                .into_iter()
+                .collect();
+                Value::Object(row)
+            })
+            .collect();
+        let documents = BTreeMap::from([("big".to_owned(), Value::Array(rows))]);
+        let Command::Mcp(args) = Cli::try_parse_from(["codec", "mcp"]).unwrap().command else {
+            panic!("mcp parses as mcp")
+        };
+        let server = Server::new(&args, Library::new(documents, BTreeMap::new())).unwrap();
+        let request = GetRequest {
+            name: "big".to_owned(),
+            offset: None,
+            limit: None,
+        };
+        let mut result = None;
+        let info = allocation_counter::measure(|| {
+            result = Some(server.get(ProtocolVersion::default(), &request));
+        });
+        let result = result.unwrap().unwrap();
+        let text = result.content[0].as_text().unwrap().text.as_str();
+        assert!(text.chars().count() <= 25_000, "{}", text.len());
+        let (_, next) = text
+            .rsplit_once(r#"Call get with {"name": "big", "offset": "#)
+            .unwrap();
+        let kept: usize = next.split('}').next().unwrap().parse().unwrap();
+        // Under a 2025 revision an array is wrapped as `{"result": [...]}`.
+        let structured = result.structured_content.unwrap();
+        assert_eq!(structured["result"].as_array().unwrap().len(), kept);
+        assert!(
+            info.bytes_max < 1 << 20,
+            "{} bytes allocated at the peak",
+            info.bytes_max
+        );
+    }
 
     /// Every count of rows that fit, of every page size up to 40: the
     /// most that fit, found in a few probes, and all of them probed only
