@@ -39,7 +39,10 @@
 //!   codecs); [`SetupError`] when they contradict each other.
 //! - `Standard::layer` (feature `axum`): the `NegotiateLayer` for axum,
 //!   with the response headers of `Standard::response_headers` (feature
-//!   `http`).
+//!   `http`); `Standard::actix` (feature `actix`), the same for actix-web.
+//! - `Standard::openapi` (feature `utoipa`): the media types and schemas
+//!   of each route answering `Negotiated<T>`, in a utoipa OpenAPI
+//!   document.
 //! - The crates, as modules: [`core`] (the value model, the [`Codec`]
 //!   trait, [`TextLimit`] budgets, [`TokenCounter`]), [`negotiate`], and
 //!   one per codec ([`json`], [`md`], [`mcp`], and `html`).
@@ -72,6 +75,8 @@
 //! | `html` | off | the browsable page (codec-html), opt-in with `Standard::html` |
 //! | `http` | off | `http::Response`s and `ResponseHeaders` (ETag and 304, `Link`, the token count); `NegotiatedStream`, rows streamed as a body |
 //! | `axum` | off | `Negotiated` and `NegotiateLayer`; implies `http` |
+//! | `actix` | off | `actix::Negotiated` for actix-web handlers and `Standard::actix`, the `app_data` they read; implies `http` |
+//! | `utoipa` | off | `Standard::openapi`: a utoipa OpenAPI document lists every media type on each route answering `Negotiated<T>` |
 //! | `tokens` | off | `O200k`, the exact o200k token count: the `x-markdown-tokens` header, token budgets, the page's figures |
 //!
 //! docs.rs documents every feature, each gated item with a badge naming
@@ -110,6 +115,8 @@
 
 #[cfg(feature = "actix")]
 mod actix_standard;
+#[cfg(feature = "utoipa")]
+mod openapi;
 mod standard;
 
 // The Rust blocks of the crate's README (its registry page) and of the

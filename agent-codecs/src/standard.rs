@@ -52,16 +52,16 @@ pub struct Standard {
     text_plain: bool,
     agents: bool,
     pretty: bool,
-    budget: Option<TextLimit>,
+    pub(crate) budget: Option<TextLimit>,
     counter: Option<Arc<dyn TokenCounter>>,
     #[cfg(feature = "md")]
-    profile: Profile,
+    pub(crate) profile: Profile,
     #[cfg(feature = "mcp")]
-    mcp_version: ProtocolVersion,
+    pub(crate) mcp_version: ProtocolVersion,
     #[cfg(feature = "mcp")]
-    mcp_structured: StructuredContent,
+    pub(crate) mcp_structured: StructuredContent,
     #[cfg(feature = "mcp")]
-    mcp_text: TextFormat,
+    pub(crate) mcp_text: TextFormat,
     /// `Some` when set: it then replaces the budget for the MCP text.
     #[cfg(feature = "mcp")]
     mcp_text_limit: Option<Option<TextLimit>>,

@@ -4,7 +4,9 @@
 //! (default profile) and codec-mcp. See `benches::serve`.
 //!
 //! One group per input (`serve/NAME`: the eight datasets and two small
-//! responses of 20 rows), throughput in bytes of the data's compact JSON.
+//! responses of 20 rows), throughput in bytes of the data's compact JSON;
+//! `serve-actix/NAME`, the same on actix-web: `web::Json` beside
+//! `negotiate::actix::Negotiated` data negotiated to the same codecs.
 //!
 //! `cargo bench -p benches --bench serve -- --warm-up-time 1 --measurement-time 3`
 //! The same requests, interleaved round after round:
@@ -21,14 +23,19 @@ fn serve(c: &mut Criterion) {
     for (label, typed) in inputs() {
         let server = Server::typed(&typed);
         let bytes = server.body_len(Route::AxumJson);
-        let mut g = c.benchmark_group(format!("serve/{label}"));
-        g.throughput(Throughput::Bytes(bytes as u64));
-        for route in Route::ALL {
-            g.bench_function(route.name(), |b| {
-                b.iter(|| server.body_len(black_box(route)))
-            });
+        for (group, routes) in [
+            ("serve", &Route::AXUM[..]),
+            ("serve-actix", &Route::ACTIX[..]),
+        ] {
+            let mut g = c.benchmark_group(format!("{group}/{label}"));
+            g.throughput(Throughput::Bytes(bytes as u64));
+            for &route in routes {
+                g.bench_function(route.name(), |b| {
+                    b.iter(|| server.body_len(black_box(route)))
+                });
+            }
+            g.finish();
         }
-        g.finish();
     }
 }
 

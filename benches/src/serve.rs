@@ -15,9 +15,17 @@
 //! The handlers return the data behind an `Arc` ([`Shared`]), so no route
 //! pays for copying it: the baseline is serializing it, as a handler that
 //! holds its data would.
+//!
+//! The same on actix-web: an `App` with actix's own `web::Json` (the
+//! actix baseline), and one with `negotiate::actix::Negotiated` data and a
+//! `Negotiation` over the same negotiator in its `app_data`, each
+//! initialized once (`actix_web::test::init_service`) and called in
+//! process (`call_service`) with a `TestRequest`, its body collected.
 
+use std::fmt;
 use std::future::Future;
 use std::pin::pin;
+use std::rc::Rc;
 use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 
@@ -30,6 +38,7 @@ use codec_core::Codec;
 use codec_json::JsonCodec;
 use codec_mcp::McpCodec;
 use codec_md::MarkdownCodec;
+use negotiate::actix::Negotiation;
 use negotiate::{NegotiateLayer, Negotiated, Negotiator};
 use serde::{Serialize, Serializer};
 use tower::ServiceExt;
@@ -95,11 +104,20 @@ pub enum Route {
     StandardMarkdown,
     /// ... to MCP.
     StandardMcp,
+    /// actix-web's `web::Json(data)`: the actix baseline.
+    ActixJson,
+    /// `negotiate::actix::Negotiated(data)` in an actix `App` with a
+    /// `Negotiation` over the same negotiator, negotiated to codec-json.
+    ActixNegotiatedJson,
+    /// ... to codec-md, default profile.
+    ActixMarkdown,
+    /// ... to codec-mcp, default options.
+    ActixMcp,
 }
 
 impl Route {
-    /// Every route, the baseline first.
-    pub const ALL: [Route; 7] = [
+    /// The axum routes, their baseline (`axum::Json`) first.
+    pub const AXUM: [Route; 7] = [
         Route::AxumJson,
         Route::Json,
         Route::Markdown,
@@ -107,6 +125,29 @@ impl Route {
         Route::StandardJson,
         Route::StandardMarkdown,
         Route::StandardMcp,
+    ];
+
+    /// The actix-web routes, their baseline (`web::Json`) first.
+    pub const ACTIX: [Route; 4] = [
+        Route::ActixJson,
+        Route::ActixNegotiatedJson,
+        Route::ActixMarkdown,
+        Route::ActixMcp,
+    ];
+
+    /// Every route.
+    pub const ALL: [Route; 11] = [
+        Route::AxumJson,
+        Route::Json,
+        Route::Markdown,
+        Route::Mcp,
+        Route::StandardJson,
+        Route::StandardMarkdown,
+        Route::StandardMcp,
+        Route::ActixJson,
+        Route::ActixNegotiatedJson,
+        Route::ActixMarkdown,
+        Route::ActixMcp,
     ];
 
     /// The name the benches report it under.
@@ -119,26 +160,78 @@ impl Route {
             Route::StandardJson => "standard json",
             Route::StandardMarkdown => "standard md",
             Route::StandardMcp => "standard mcp",
+            Route::ActixJson => "actix web::Json",
+            Route::ActixNegotiatedJson => "actix negotiated json",
+            Route::ActixMarkdown => "actix negotiated md",
+            Route::ActixMcp => "actix negotiated mcp",
         }
     }
 
     /// The request's `Accept`: what an agent of each kind sends.
     pub fn accept(self) -> &'static str {
         match self {
-            Route::AxumJson | Route::Json | Route::StandardJson => "application/json",
-            Route::Markdown | Route::StandardMarkdown => "text/markdown",
-            Route::Mcp | Route::StandardMcp => "application/vnd.mcp+json",
+            Route::AxumJson
+            | Route::Json
+            | Route::StandardJson
+            | Route::ActixJson
+            | Route::ActixNegotiatedJson => "application/json",
+            Route::Markdown | Route::StandardMarkdown | Route::ActixMarkdown => "text/markdown",
+            Route::Mcp | Route::StandardMcp | Route::ActixMcp => "application/vnd.mcp+json",
         }
     }
 }
 
 /// The three routers: `axum::Json` alone, the negotiated route behind
-/// the bare layer, and behind the standard one.
-#[derive(Debug, Clone)]
+/// the bare layer, and behind the standard one; and the two actix apps,
+/// `web::Json` and the negotiated route.
+#[derive(Clone)]
 pub struct Server {
     plain: Router,
     negotiated: Router,
     standard: Router,
+    actix_plain: Actix,
+    actix_negotiated: Actix,
+}
+
+impl fmt::Debug for Server {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Server")
+            .field("plain", &self.plain)
+            .field("negotiated", &self.negotiated)
+            .field("standard", &self.standard)
+            .finish_non_exhaustive()
+    }
+}
+
+/// An initialized actix-web app serving `GET /`: one request with this
+/// `Accept`, its status and body. A closure, because the app's service
+/// type cannot be named; it is called directly, its future not boxed.
+type Actix = Rc<dyn Fn(&'static str) -> (u16, axum::body::Bytes)>;
+
+/// The actix app of one handler on `GET /`, with `negotiation` in its
+/// `app_data` when given.
+fn actix<F, R>(handler: F, negotiation: Option<actix_web::web::Data<Negotiation>>) -> Actix
+where
+    F: Fn() -> R + Clone + 'static,
+    R: Future + 'static,
+    R::Output: actix_web::Responder + 'static,
+{
+    let mut app = actix_web::App::new();
+    if let Some(negotiation) = negotiation {
+        app = app.app_data(negotiation);
+    }
+    let app = app.route("/", actix_web::web::get().to(handler));
+    let service = now(actix_web::test::init_service(app));
+    Rc::new(move |accept| {
+        let request = actix_web::test::TestRequest::get()
+            .uri("/")
+            .insert_header((actix_web::http::header::ACCEPT, accept))
+            .to_request();
+        let response = now(actix_web::test::call_service(&service, request));
+        let status = response.status().as_u16();
+        let body = now(actix_web::body::to_bytes(response.into_body()));
+        (status, body.expect("an in-memory body"))
+    })
 }
 
 /// The negotiator of the negotiated route: JSON first (the default), then
@@ -168,13 +261,35 @@ impl Server {
                 .layer(NegotiateLayer::new(negotiator()))
         };
         let layer = agent_codecs::standard().layer();
-        let standard = Router::new()
-            .route("/", get(move || async move { Negotiated(data) }))
-            .layer(layer.expect("the standard codecs"));
+        let standard = {
+            let data = data.clone();
+            Router::new()
+                .route("/", get(move || async move { Negotiated(data) }))
+                .layer(layer.expect("the standard codecs"))
+        };
+        let actix_plain = {
+            let data = data.clone();
+            actix(
+                move || {
+                    let data = data.clone();
+                    async move { actix_web::web::Json(data) }
+                },
+                None,
+            )
+        };
+        let actix_negotiated = actix(
+            move || {
+                let data = data.clone();
+                async move { negotiate::actix::Negotiated(data) }
+            },
+            Some(Negotiation::new(negotiator())),
+        );
         Server {
             plain,
             negotiated,
             standard,
+            actix_plain,
+            actix_negotiated,
         }
     }
 
@@ -198,6 +313,10 @@ impl Server {
             Route::AxumJson => &self.plain,
             Route::Json | Route::Markdown | Route::Mcp => &self.negotiated,
             Route::StandardJson | Route::StandardMarkdown | Route::StandardMcp => &self.standard,
+            Route::ActixJson => return (self.actix_plain)(route.accept()),
+            Route::ActixNegotiatedJson | Route::ActixMarkdown | Route::ActixMcp => {
+                return (self.actix_negotiated)(route.accept());
+            }
         };
         let request = Request::get("/")
             .header(ACCEPT, route.accept())
@@ -251,6 +370,16 @@ mod tests {
         let (status, mcp) = server.get(Route::Mcp);
         assert_eq!(status, 200);
         assert!(mcp.starts_with(br#"{"content":"#), "{mcp:?}");
+        // actix's `web::Json` writes axum's JSON, and the actix routes the
+        // axum layer's bodies.
+        assert_eq!(server.get(Route::ActixJson), server.get(Route::AxumJson));
+        for (axum, actix) in [
+            (Route::Json, Route::ActixNegotiatedJson),
+            (Route::Markdown, Route::ActixMarkdown),
+            (Route::Mcp, Route::ActixMcp),
+        ] {
+            assert_eq!(server.get(axum), server.get(actix), "{}", actix.name());
+        }
         // The standard layer writes the same bodies.
         for (bare, standard) in [
             (Route::Json, Route::StandardJson),

@@ -51,7 +51,7 @@
 //!
 //! # Features
 //!
-//! Both off by default; docs.rs documents every item with a badge naming
+//! All off by default; docs.rs documents every item with a badge naming
 //! the feature it needs.
 //!
 //! - `http`: `Negotiator::respond` and friends build an `http::Response`
@@ -63,6 +63,12 @@
 //!   `NegotiatedStream` of rows) and a `NegotiateLayer` on its route
 //!   encodes it with the negotiated codec (`NegotiateLayer::with_headers`
 //!   adds a `ResponseHeaders`).
+//! - `actix` (implies `http`): `actix::Negotiated(data)` and
+//!   `NegotiatedStream` answer actix-web handlers, configured once with
+//!   `App::app_data` (`actix::Negotiation`).
+//! - `utoipa`: `Negotiated<T>` in `#[utoipa::path(responses(..))]`, and
+//!   `openapi::document`, which lists each media type of a negotiator on
+//!   every such route of an OpenAPI document.
 //!
 //! # Design
 //!
@@ -157,6 +163,9 @@ mod axum_layer;
 #[cfg(feature = "http")]
 mod headers;
 mod negotiator;
+#[cfg(feature = "utoipa")]
+#[cfg_attr(docsrs, doc(cfg(feature = "utoipa")))]
+pub mod openapi;
 mod outcome;
 mod overrides;
 mod policy;

@@ -528,6 +528,12 @@ impl Negotiator {
         self.path_extension
     }
 
+    /// What a request that accepts none of the codecs gets
+    /// ([`NegotiatorBuilder::nothing_acceptable`]).
+    pub fn nothing_acceptable(&self) -> NothingAcceptable {
+        self.nothing_acceptable
+    }
+
     /// Whether the agent policy is on, so `User-Agent` is read.
     #[cfg(feature = "http")]
     pub(crate) fn reads_user_agent(&self) -> bool {

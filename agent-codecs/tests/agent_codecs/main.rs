@@ -7,6 +7,15 @@ mod common;
 mod e2e;
 #[cfg(all(feature = "axum", feature = "json", feature = "md"))]
 mod extend;
+// The OpenAPI example, its document and the answers it describes.
+#[cfg(all(
+    feature = "axum",
+    feature = "utoipa",
+    feature = "json",
+    feature = "md",
+    feature = "mcp"
+))]
+mod openapi;
 #[cfg(feature = "axum")]
 mod stream;
 // The examples on other servers than axum, and the checks they share.

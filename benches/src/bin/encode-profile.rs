@@ -6,7 +6,8 @@
 //! (the negotiated path), `value:NAME` for the same codec's
 //! `encode_value` of the parsed value, `serde_json` for
 //! `serde_json::to_vec` of the structs, or `serve:ROUTE` for one request
-//! through the `serve` routers (`serve:axum::Json`, `serve:negotiated md`).
+//! through the `serve` routers (`serve:axum::Json`, `serve:negotiated md`,
+//! `serve:actix web::Json`, `serve:actix negotiated md`).
 //! INPUT is a dataset or its first rows, `DATASET-ROWS` (the small
 //! responses `tabular-20`, `nested-20`; `tabular-1`, a response's fixed cost).
 //!

@@ -9,10 +9,10 @@
 //! of compact JSON per second), as markdown.
 //!
 //! `cargo run -p benches --release --bin ratios [-- ROUNDS [ROUND_MS] [GROUP...]]`
-//! GROUP is `typed`, `value`, `parse` or `serve` (default: all four), or
-//! `to_value` (the typed group's baseline and `codec_core::to_value`
-//! alone); the parse and serve groups also have two small responses of 20
-//! rows.
+//! GROUP is `typed`, `value`, `parse`, `serve` or `serve-actix` (default:
+//! all five), or `to_value` (the typed group's baseline and
+//! `codec_core::to_value` alone); the parse and serve groups also have two
+//! small responses of 20 rows.
 //! With `--features toon`, the TOON encoder is a column too (and serde_json
 //! has `preserve_order`, see benches/Cargo.toml).
 
@@ -259,20 +259,23 @@ fn main() {
         }
     }
     if groups.includes("serve") {
-        serve_group(plan);
+        serve_group(plan, "axum Router; baseline axum::Json", &Route::AXUM);
+    }
+    if groups.includes("serve-actix") {
+        serve_group(plan, "actix-web App; baseline web::Json", &Route::ACTIX);
     }
 }
 
-/// The negotiated path end to end ([`benches::serve`]): `axum::Json`
-/// beside the three negotiated codecs, through an axum `Router`.
-fn serve_group(plan: Plan) {
-    println!("\n### serve (typed data through an axum Router; baseline axum::Json)\n");
+/// The negotiated path end to end ([`benches::serve`]): `routes`, the
+/// framework's own JSON first, through one framework (`what`).
+fn serve_group(plan: Plan, what: &str, routes: &[Route]) {
+    println!("\n### serve (typed data through an {what})\n");
     let mut header = false;
     for (label, typed) in serve::inputs() {
         let server = Server::typed(&typed);
-        let bytes = server.body_len(Route::AxumJson);
+        let bytes = server.body_len(routes[0]);
         let server = &server;
-        let mut cases: Vec<Case<'_>> = Route::ALL
+        let mut cases: Vec<Case<'_>> = routes
             .iter()
             .map(|&route| -> Case<'_> {
                 (

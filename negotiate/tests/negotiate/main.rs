@@ -7,6 +7,8 @@ mod conformance;
 mod e2e;
 mod negotiation;
 mod no_alloc;
+#[cfg(feature = "utoipa")]
+mod openapi;
 mod properties;
 #[cfg(feature = "http")]
 mod respond;
