@@ -35,13 +35,10 @@
 //! *Response headers*). The `Content-Type` is hashed too, so
 //! `text/plain` and `text/markdown` answers of the same bytes are two
 //! representations with two validators, as RFC 9110 §8.8.3 asks of a
-//! strong one. A body described again (a resource served unchanged) is
-//! compared with the ones remembered rather than hashed again, and a
-//! target's `Link` is remembered the same way (`Memo`): the same bytes,
-//! the same headers, for a comparison's cost.
+//! strong one.
 
 use std::fmt;
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
 use bytes::Bytes;
 use codec_core::TokenCounter;
@@ -118,10 +115,6 @@ pub const TOKENS_HEADER: HeaderName = HeaderName::from_static("x-markdown-tokens
 #[derive(Clone)]
 pub struct ResponseHeaders {
     etag: bool,
-    /// The `ETag`s of the bodies described last and the `Link`s of the
-    /// last targets (shared by the clones): see [`Memo`].
-    etags: Arc<Memo<EtagKey, HeaderValue>>,
-    links: Arc<Memo<LinkKey, Option<HeaderValue>>>,
     alternates: Vec<String>,
     tokens: Option<TokenHeader>,
     /// Headers every response of a format carries, by format name.
@@ -150,8 +143,6 @@ impl ResponseHeaders {
         ResponseHeadersBuilder {
             headers: ResponseHeaders {
                 etag: true,
-                etags: Arc::new(Memo::new(ETAG_SLOTS)),
-                links: Arc::new(Memo::new(LINK_SLOTS)),
                 alternates: vec!["md".to_owned(), "json".to_owned()],
                 tokens: None,
                 fixed: Vec::new(),
@@ -165,8 +156,6 @@ impl ResponseHeaders {
     pub fn none() -> ResponseHeaders {
         ResponseHeaders {
             etag: false,
-            etags: Arc::new(Memo::new(ETAG_SLOTS)),
-            links: Arc::new(Memo::new(LINK_SLOTS)),
             alternates: Vec::new(),
             tokens: None,
             fixed: Vec::new(),
@@ -176,14 +165,11 @@ impl ResponseHeaders {
     /// What the body `selection`'s codec wrote says about it: its `ETag`
     /// and token count, as this policy asks for them. Depends on the body
     /// and the `Content-Type` only, so a server that keeps a body keeps
-    /// this with it. The policy (and its clones) remembers the `ETag`s of
-    /// up to 32 recent bodies of up to 32 KiB, with a copy of each: a body
-    /// equal to one of them, byte for byte, costs a comparison instead of
-    /// a hash.
+    /// this with it.
     pub fn describe(&self, selection: &Selection<'_>, body: &[u8]) -> Representation {
         let etag = self
             .etag
-            .then(|| remembered_etag(&self.etags, selection.content_type().as_str(), body));
+            .then(|| etag(selection.content_type().as_str(), body));
         let tokens = self.tokens.as_ref().and_then(|tokens| {
             let counted = tokens
                 .formats
@@ -217,7 +203,7 @@ impl ResponseHeaders {
         if let Some(tokens) = representation.tokens {
             headers.insert(TOKENS_HEADER, HeaderValue::from(tokens));
         }
-        if let Some(link) = self.remembered_link(negotiator, &request.uri, selection.format()) {
+        if let Some(link) = self.link(negotiator, &request.uri, selection.format()) {
             headers.append(LINK, link);
         }
         for (format, name, value) in &self.fixed {
@@ -237,29 +223,6 @@ impl ResponseHeaders {
                 response.headers.remove(name);
             }
         }
-    }
-
-    /// The `Link` of a `format` response to `uri`: the one remembered for
-    /// this negotiator, format and target, else [`ResponseHeaders::link`]'s.
-    fn remembered_link(
-        &self,
-        negotiator: &Negotiator,
-        uri: &Uri,
-        format: &str,
-    ) -> Option<HeaderValue> {
-        if self.alternates.is_empty() {
-            return None;
-        }
-        let target = uri.path_and_query().map_or("/", |pq| pq.as_str());
-        let id = negotiator.id();
-        self.links.get(
-            link_mix(id, format, target),
-            |(n, f, t)| *n == id && **f == *format && **t == *target,
-            || {
-                let link = self.link(negotiator, uri, format);
-                ((id, format.into(), target.into()), link)
-            },
-        )
     }
 
     /// The `Link` value listing the alternates of a `format` response,
@@ -482,115 +445,6 @@ fn etag(content_type: &str, body: &[u8]) -> HeaderValue {
     HeaderValue::from_bytes(&etag).expect("an ETag of hex digits is a valid header value")
 }
 
-/// Values remembered with the key each was computed from, so that the
-/// same key again costs a comparison rather than the computation: a
-/// body's `ETag` (on a 2 KB body, about 500 instructions instead of
-/// BLAKE3's 15,000), a target's `Link`. A value is reused only for a key
-/// equal to its own, so it is always what the computation gives.
-///
-/// A key is looked up in one slot, chosen by a mix of it; a key whose
-/// slot holds another replaces it. The memo never waits: a slot another
-/// thread is writing is skipped, and the value computed.
-struct Memo<K, V> {
-    slots: Box<[Slot<K, V>]>,
-}
-
-/// A memo's slot: empty, or a key and its value.
-type Slot<K, V> = RwLock<Option<(K, V)>>;
-
-impl<K, V: Clone> Memo<K, V> {
-    /// A memo of `slots` slots (a power of two).
-    fn new(slots: usize) -> Memo<K, V> {
-        Memo {
-            slots: (0..slots).map(|_| RwLock::new(None)).collect(),
-        }
-    }
-
-    /// The value remembered in the slot that `mix` picks, when `is` says
-    /// its key is the one wanted; else `compute`'s key and value, the
-    /// value remembered.
-    fn get(&self, mix: u64, is: impl Fn(&K) -> bool, compute: impl FnOnce() -> (K, V)) -> V {
-        // The top bits are the best mixed.
-        let bits = self.slots.len().trailing_zeros();
-        let slot = &self.slots[(mix.checked_shr(64 - bits).unwrap_or(0)) as usize];
-        if let Ok(remembered) = slot.try_read()
-            && let Some((key, value)) = &*remembered
-            && is(key)
-        {
-            return value.clone();
-        }
-        let (key, value) = compute();
-        if let Ok(mut remembered) = slot.try_write() {
-            *remembered = Some((key, value.clone()));
-        }
-        value
-    }
-}
-
-/// A multiplier with well-spread bits, for the memos' mixes.
-const MIX: u64 = 0x9e37_79b9_7f4a_7c15;
-
-/// The `ETag` memo's slots: 32 bodies of at most 32 KiB (1 MiB at most).
-/// Larger bodies are hashed each time, a small part of writing them.
-const ETAG_SLOTS: usize = 32;
-const ETAG_MAX_BODY: usize = 32 * 1024;
-
-/// The `ETag` memo's key: a `Content-Type` and a body.
-type EtagKey = (Box<str>, Box<[u8]>);
-
-/// The `ETag` of `body` as `content_type`, from `memo` when an equal body
-/// (byte for byte) with the same `Content-Type` was described last in its
-/// slot.
-fn remembered_etag(
-    memo: &Memo<EtagKey, HeaderValue>,
-    content_type: &str,
-    body: &[u8],
-) -> HeaderValue {
-    if body.len() > ETAG_MAX_BODY {
-        return etag(content_type, body);
-    }
-    memo.get(
-        body_mix(body),
-        |(ct, remembered)| **remembered == *body && **ct == *content_type,
-        || ((content_type.into(), body.into()), etag(content_type, body)),
-    )
-}
-
-/// A mix of a body's length and four of its eight-byte words (the first,
-/// the last, two between), so that bodies of one length but other data
-/// usually land in other slots.
-fn body_mix(body: &[u8]) -> u64 {
-    let len = body.len();
-    let word = |at: usize| -> u64 {
-        let at = at.min(len.saturating_sub(8));
-        let mut word = [0; 8];
-        let bytes = &body[at..len.min(at + 8)];
-        word[..bytes.len()].copy_from_slice(bytes);
-        u64::from_le_bytes(word)
-    };
-    let mut mix = len as u64;
-    for at in [0, len / 3, 2 * len / 3, len] {
-        mix = (mix ^ word(at)).wrapping_mul(MIX);
-    }
-    mix
-}
-
-/// The `Link` memo's slots: the `Link`s of 16 targets and formats.
-const LINK_SLOTS: usize = 16;
-
-/// The `Link` memo's key: the negotiator's identity, the response's
-/// format, the request's path and query.
-type LinkKey = (u64, Box<str>, Box<str>);
-
-/// A mix of a `Link`'s key.
-fn link_mix(negotiator: u64, format: &str, target: &str) -> u64 {
-    let mut mix = negotiator.wrapping_mul(MIX);
-    for byte in format.bytes().chain(target.bytes()) {
-        mix = (mix ^ u64::from(byte)).wrapping_mul(MIX);
-    }
-    mix
-}
-
 /// Whether an `If-None-Match` field line names `etag`: `*`, or a list of
 /// entity tags one of which is `etag` by the weak comparison of RFC 9110
 /// §8.8.3.2 (the opaque tags are equal; `W/` is ignored). A tag that does
@@ -711,42 +565,6 @@ mod tests {
         assert_eq!(
             etag("text/plain", b"hello"),
             "\"bf026748fe7a48a8bdbff3e199f120d6\""
-        );
-    }
-
-    #[test]
-    fn the_memo_answers_what_the_hash_does() {
-        let memo = Memo::new(ETAG_SLOTS);
-        let md = "text/markdown; charset=utf-8";
-        let long = vec![b'x'; ETAG_MAX_BODY + 1];
-        let bodies: [&[u8]; 6] = [
-            b"",
-            b"|a|\n",
-            b"|b|\n",
-            b"a body of more than eight bytes",
-            &long,
-            &long[1..],
-        ];
-        // Twice over: the second time, from the memo.
-        for _ in 0..2 {
-            for body in bodies {
-                for content_type in [md, "text/plain; charset=utf-8"] {
-                    let remembered = remembered_etag(&memo, content_type, body);
-                    assert_eq!(remembered, etag(content_type, body));
-                }
-            }
-        }
-        // Bodies of one slot replace each other, and are still told apart.
-        let a = b"0123456789abcdefghijklmnopqrstuvwxyz.,;:".to_vec();
-        let mut b = a.clone();
-        b[10] = b'X';
-        assert_eq!(body_mix(&a), body_mix(&b));
-        for body in [&a, &b, &a, &b] {
-            assert_eq!(remembered_etag(&memo, md, body), etag(md, body));
-        }
-        assert_ne!(
-            remembered_etag(&memo, md, &a),
-            remembered_etag(&memo, md, &b)
         );
     }
 }

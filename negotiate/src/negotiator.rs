@@ -510,13 +510,6 @@ impl Negotiator {
         self.offers.iter().map(|offer| &offer.content_type)
     }
 
-    /// This negotiator's identity, no other's (the response headers
-    /// remember `Link`s by it).
-    #[cfg(feature = "http")]
-    pub(crate) fn id(&self) -> u64 {
-        self.id
-    }
-
     /// The name of the override query parameter, if the override is on.
     pub fn format_param(&self) -> Option<&str> {
         self.format_param.as_deref()
