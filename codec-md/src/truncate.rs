@@ -29,8 +29,6 @@ use codec_core::{
     truncate::{Cut, Omission, Tally, truncate_head_with, truncate_with},
 };
 
-use crate::write::Bounded;
-
 /// `text`, markdown, cut to fit `limit`, note included, at the end of a
 /// whole row or item; `text` itself when it fits. What
 /// [`MarkdownCodec`](crate::MarkdownCodec) does for
@@ -137,6 +135,23 @@ pub(crate) fn apply_budget(
             None
         }
     }
+}
+
+/// What a rendering bounded by a limit (the writer's `render_bounded`)
+/// leaves in its buffer, for the cut.
+#[derive(Debug)]
+pub(crate) enum Bounded {
+    /// The whole rendering, with its units when they were recorded.
+    Whole(Option<Units>),
+    /// Only its head: the rendering was over the limit, and what was
+    /// written after the head was measured and dropped. In all it was
+    /// `len` bytes, `size` in the limit's unit; its units past the head
+    /// were counted, not recorded.
+    Head {
+        units: Units,
+        len: usize,
+        size: usize,
+    },
 }
 
 /// Where a markdown text may be cut: after each whole unit, with how many

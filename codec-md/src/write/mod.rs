@@ -49,7 +49,7 @@ use self::escape::{Context, Scalar};
 use self::lossless::LosslessLayout;
 use crate::Profile;
 use crate::schema::{self, Label, Placement, elements, members, placement, placement_of};
-use crate::truncate::Units;
+use crate::truncate::{Bounded, Units};
 
 /// Rendering options. Private: the builder is the public face.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,22 +111,6 @@ pub(crate) fn render_counted<'v, V: ValueView<'v>>(
 /// pieces too small to be cheap, the whole rest would be the buffer the
 /// bound is there to save.
 pub(crate) const DROP_ABOVE: usize = 64 * 1024;
-
-/// What a bounded rendering ([`render_bounded`]) leaves in its buffer.
-#[derive(Debug)]
-pub(crate) enum Bounded {
-    /// The whole rendering, with its units when they were recorded.
-    Whole(Option<Units>),
-    /// Only its head: the rendering was over the limit, and what was
-    /// written after the head was measured and dropped. In all it was
-    /// `len` bytes, `size` in the limit's unit; its units past the head
-    /// were counted, not recorded.
-    Head {
-        units: Units,
-        len: usize,
-        size: usize,
-    },
-}
 
 /// [`render_counted`], keeping only the head of a rendering over
 /// `limit`: its start up to the first unit end where it is over the
