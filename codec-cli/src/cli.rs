@@ -335,7 +335,8 @@ pub(crate) struct McpArgs {
     /// `get` calls rendering at once; the calls beyond it wait their turn
     /// in the order they came (each is answered), holding no more than
     /// their arguments. Rendering is what takes memory: a whole-document
-    /// `get` holds its rendering until it is cut to the text limit.
+    /// `get` holds about the text it sends (with the default profile and
+    /// a limit in chars or bytes) or its whole rendering until the cut.
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = at_least_one)]
     pub(crate) max_calls: usize,
     #[command(flatten)]

@@ -19,8 +19,8 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use codec_core::{TextLimit, Value, json::JsonWriter, truncate::Omission};
-use codec_mcp::{ContentBlock, McpCodec, McpCodecBuilder, ProtocolVersion};
+use codec_core::{EncodeError, TextLimit, Value, json::JsonWriter, truncate::Omission};
+use codec_mcp::{ContentBlock, McpCodec, McpCodecBuilder, ProtocolVersion, StructuredContent};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, Implementation,
     InitializeRequestParams, InitializeResult, ListToolsResult, PaginatedRequestParams,
@@ -162,9 +162,9 @@ impl Server {
                 .map_err(|e| CliError::Usage(format!("mcp codec: {e}")))
         };
         // `get` holds its structured content to the rows the text kept
-        // itself (`Fitting`), with its own note.
-        let get_builder =
-            tool(tools::get_output_schema(library.all_objects())).cut_structured_content(false);
+        // itself (`Fitting`), with its own note: the builder's codecs cut
+        // none.
+        let get_builder = tool(tools::get_output_schema(library.all_objects()));
         let text_limit = registry::mcp_text_limit(&args.codec);
         Ok(Server(Arc::new(State {
             list: build(tool(tools::list_output_schema()))?,
@@ -229,38 +229,77 @@ impl Server {
                 hint(omission)
             }
         };
-        let codec = |limit: Option<TextLimit>| {
+        let builder = |limit: Option<TextLimit>| {
             self.0
                 .get_builder
                 .clone()
                 .protocol_version(version)
                 .text_limit(limit)
+        };
+        let build = |builder: McpCodecBuilder| {
+            builder
                 .build()
                 .map_err(|e| ErrorData::internal_error(format!("mcp codec: {e}"), None))
         };
-        let limited = codec(
-            self.0
-                .text_limit
-                .clone()
-                .map(|limit| limit.with_hint_fn(hint)),
-        )?;
-        let mut result = limited.result(&page.value).unwrap_or_else(|e| {
+        let codec = |limit: Option<TextLimit>| build(builder(limit));
+        let limit = self
+            .0
+            .text_limit
+            .clone()
+            .map(|limit| limit.with_hint_fn(hint));
+        let limited = codec(limit.clone())?;
+        // The result `codec` writes of the page, and the cut of its text
+        // if it was cut.
+        let written = |codec: &McpCodec| {
+            *last.lock().unwrap_or_else(PoisonError::into_inner) = None;
+            let result = codec.result(&page.value);
+            let cut = last
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .filter(|omission| omission.omitted() > 0);
+            (result, cut)
+        };
+        let refused = |e: EncodeError| {
             limited.error_message(&format!("cannot encode document {:?}: {e}", request.name))
-        });
-        let cut = last
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .filter(|omission| omission.omitted() > 0);
-        let (Some(limit), Some(rows)) = (&self.0.text_limit, page.rows) else {
-            return result.try_into();
+        };
+        let (Some(text_limit), Some(rows)) = (&self.0.text_limit, page.rows) else {
+            return written(&limited).0.unwrap_or_else(refused).try_into();
         };
         let fitting = Fitting {
             request,
             document,
             page: &page,
-            limit,
+            limit: text_limit,
             rows,
         };
+        // A page of rows cut to the limit gets the rows its text kept as
+        // its structured content: its text is written first, alone, so
+        // that a large page is never copied whole into a result it would
+        // not stay in (a copy of a 20 MB document is larger than the
+        // document's rendering). When the text fits, or no whole row does,
+        // the result is written whole below.
+        if self.0.structured && !self.0.summary {
+            let text_only = builder(limit)
+                .structured_content(StructuredContent::Never)
+                .output_schema(None);
+            if let (Ok(mut result), Some(cut)) = written(&build(text_only)?) {
+                match tools::rows_kept(page.rows, &cut).filter(|&k| k < rows) {
+                    Some(kept) => {
+                        if let Some(kept) = fitting.first(&limited, kept) {
+                            result.structured_content = kept.structured_content;
+                            return result.try_into();
+                        }
+                    }
+                    None => {
+                        if fitting.text(&codec(None)?, &mut result) {
+                            return result.try_into();
+                        }
+                    }
+                }
+            }
+        }
+        let (result, cut) = written(&limited);
+        let mut result = result.unwrap_or_else(refused);
         if let Some(cut) = cut {
             match tools::rows_kept(page.rows, &cut).filter(|&k| k < fitting.rows) {
                 // Cut after a row of the page's table: the structured
@@ -275,7 +314,9 @@ impl Server {
                 }
                 // Cut inside the rows' sections (or a text that counts
                 // no rows): whole rows instead, as many as fit.
-                None if !self.0.summary => fitting.text(&codec(None)?, &mut result),
+                None if !self.0.summary => {
+                    fitting.text(&codec(None)?, &mut result);
+                }
                 _ => {}
             }
         }
@@ -329,8 +370,8 @@ impl Fitting<'_> {
     /// no rows): the most whole rows whose text, with the note, fits the
     /// limit, written by `whole` (the codec without a limit). Unchanged
     /// when not even one row fits (its note then says how to read the
-    /// rows in smaller pages).
-    fn text(&self, whole: &McpCodec, result: &mut codec_mcp::CallToolResult) {
+    /// rows in smaller pages). Whether it changed it.
+    fn text(&self, whole: &McpCodec, result: &mut codec_mcp::CallToolResult) -> bool {
         // All the rows are known not to fit (the text was cut).
         let (_, best) = most_rows(self.rows.saturating_sub(1), |kept| {
             let mut candidate = self.first(whole, kept)?;
@@ -344,8 +385,12 @@ impl Fitting<'_> {
             block.text.push_str(&self.note(kept));
             self.limit.fits(&block.text).then_some(candidate)
         });
-        if let Some(best) = best {
-            *result = best;
+        match best {
+            Some(best) => {
+                *result = best;
+                true
+            }
+            None => false,
         }
     }
 
@@ -516,7 +561,65 @@ impl ServerHandler for Server {
 
 #[cfg(test)]
 mod tests {
-    use super::most_rows;
+    use clap::Parser;
+    use codec_core::Map;
+
+    use super::*;
+    use crate::cli::{Cli, Command};
+
+    /// A whole-document `get` cut to the default text limit holds about
+    /// the text it sends: not the document's rendering (4 MB here), nor a
+    /// copy of the document as structured content (more than 10 MB, which
+    /// the cut then replaced by the rows the text kept): under 1 MB
+    /// allocated at its peak.
+    #[test]
+    fn a_cut_get_holds_about_what_it_sends() {
+        let rows: Vec<Value> = (0..30_000)
+            .map(|i| {
+                let row: Map = [
+                    ("id", Value::from(i)),
+                    ("name", Value::from(format!("user {i}"))),
+                    ("mail", Value::from(format!("user{i}@example.com"))),
+                    (
+                        "note",
+                        Value::from("lorem ipsum dolor sit amet, consectetur"),
+                    ),
+                ]
+                .into_iter()
+                .collect();
+                Value::Object(row)
+            })
+            .collect();
+        let documents = BTreeMap::from([("big".to_owned(), Value::Array(rows))]);
+        let Command::Mcp(args) = Cli::try_parse_from(["codec", "mcp"]).unwrap().command else {
+            panic!("mcp parses as mcp")
+        };
+        let server = Server::new(&args, Library::new(documents, BTreeMap::new())).unwrap();
+        let request = GetRequest {
+            name: "big".to_owned(),
+            offset: None,
+            limit: None,
+        };
+        let mut result = None;
+        let info = allocation_counter::measure(|| {
+            result = Some(server.get(ProtocolVersion::default(), &request));
+        });
+        let result = result.unwrap().unwrap();
+        let text = result.content[0].as_text().unwrap().text.as_str();
+        assert!(text.chars().count() <= 25_000, "{}", text.len());
+        let (_, next) = text
+            .rsplit_once(r#"Call get with {"name": "big", "offset": "#)
+            .unwrap();
+        let kept: usize = next.split('}').next().unwrap().parse().unwrap();
+        // Under a 2025 revision an array is wrapped as `{"result": [...]}`.
+        let structured = result.structured_content.unwrap();
+        assert_eq!(structured["result"].as_array().unwrap().len(), kept);
+        assert!(
+            info.bytes_max < 1 << 20,
+            "{} bytes allocated at the peak",
+            info.bytes_max
+        );
+    }
 
     /// Every count of rows that fit, of every page size up to 40: the
     /// most that fit, found in a few probes, and all of them probed only

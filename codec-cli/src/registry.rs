@@ -94,15 +94,22 @@ pub(crate) fn page(
 /// `--profile`; the protocol version is each client's, the text limit
 /// [`mcp_text_limit`]'s.
 pub(crate) fn mcp_builder(options: &CodecOptions) -> Result<McpCodecBuilder, CliError> {
-    let text = match mcp_text(options)? {
-        TextFormat::Markdown => TextFormat::Codec(Arc::new(
-            MarkdownCodec::builder().profile(profile(options)?).build(),
-        )),
-        other => other,
+    // The default profile as the codec's own markdown, whose text limit
+    // is its writer's budget: a large document is cut as it is written,
+    // not held whole.
+    let text = match (mcp_text(options)?, profile(options)?) {
+        (TextFormat::Markdown, Profile::Default) => TextFormat::Markdown,
+        (TextFormat::Markdown, profile) => {
+            TextFormat::Codec(Arc::new(MarkdownCodec::builder().profile(profile).build()))
+        }
+        (other, _) => other,
     };
+    // `get` cuts its structured content to the rows its text kept
+    // itself, with its own note; `list`'s is whole.
     Ok(McpCodec::builder()
         .structured_content(structured(options)?)
         .text_format(text)
+        .cut_structured_content(false)
         .pretty(options.pretty))
 }
 

@@ -46,7 +46,9 @@
 //!   ([`rows::RowWriter`]); [`rows::RowsShape`] is the document they make.
 //! - [`truncate`]: budgets and cuts ([`truncate::Omission`],
 //!   [`truncate::Tally`], the plain cut [`truncate::truncate_plain`] and the
-//!   frame codec-specific cuts build on, [`truncate::truncate_with`]).
+//!   frame codec-specific cuts build on, [`truncate::truncate_with`], also
+//!   for a writer that keeps only the head of its text,
+//!   [`truncate::truncate_head_with`]).
 //! - [`tokens`]: [`TokenCounter`] and, with feature `o200k`, `O200k`, the
 //!   exact `o200k_base` count.
 //! - `testkit` (feature `testkit`): checks any codec through every entry

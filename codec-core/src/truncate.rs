@@ -196,6 +196,15 @@ impl TextLimit {
         }
     }
 
+    /// Whether sizes in the limit's unit add up, a text's size being the
+    /// sum of its parts' sizes: true for chars and bytes, false for a
+    /// tokenizer's tokens (a count of a whole is not its parts'). A writer
+    /// can then measure what it writes piece by piece
+    /// ([`truncate_head_with`]).
+    pub fn adds_up(&self) -> bool {
+        matches!(self.unit, Unit::Chars | Unit::Bytes)
+    }
+
     /// Whether `text` fits the limit whole.
     pub fn fits(&self, text: &str) -> bool {
         // A text has at least as many bytes as chars or tokens: most texts
@@ -506,7 +515,7 @@ impl Cut {
 /// tokenizer's count of a whole is not the sum of its parts'), `choose` is
 /// asked again with less room, so a returned text always fits unless the
 /// limit is smaller than the note alone.
-pub fn truncate_with<F>(text: String, limit: &TextLimit, mut choose: F) -> Truncation
+pub fn truncate_with<F>(text: String, limit: &TextLimit, choose: F) -> Truncation
 where
     F: FnMut(&str, usize) -> Cut,
 {
@@ -514,11 +523,67 @@ where
     if total <= limit.max() {
         return Truncation::whole(text);
     }
+    let len = text.len();
+    cut_over(text, len, total, limit, choose)
+}
+
+/// [`truncate_with`] for a text of which only the start, `head`, was
+/// kept: the whole was `len` bytes and `total` in the limit's unit, and
+/// the cut (and its note) is the one `truncate_with` makes of the whole,
+/// so a writer can drop what it writes past the head instead of holding
+/// the whole text.
+///
+/// That holds when the limit [adds up](TextLimit::adds_up) (the whole's
+/// size is known from its parts') and `head` is over the limit (so every
+/// cut falls inside it), ending where `choose` may cut; `choose` is given
+/// `head` as the text. Otherwise the cut is `head`'s, as if it were the
+/// whole text of that `len` and `total`.
+///
+/// ```
+/// use codec_core::TextLimit;
+/// use codec_core::truncate::{Cut, truncate_head_with, truncate_plain, truncate_with};
+///
+/// let text = "a line of text\n".repeat(1_000);
+/// let limit = TextLimit::chars(200);
+/// let rule = |text: &str, budget: usize| Cut::at(limit.longest_prefix(text, budget));
+/// let head = text[..300].to_owned();
+/// let cut = truncate_head_with(head, text.len(), text.len(), &limit, rule);
+/// assert_eq!(cut, truncate_with(text, &limit, rule));
+/// ```
+pub fn truncate_head_with<F>(
+    head: String,
+    len: usize,
+    total: usize,
+    limit: &TextLimit,
+    choose: F,
+) -> Truncation
+where
+    F: FnMut(&str, usize) -> Cut,
+{
+    if total <= limit.max() {
+        return Truncation::whole(head);
+    }
+    cut_over(head, len, total, limit, choose)
+}
+
+/// The frame of [`truncate_with`] for a text over the limit, `len` bytes
+/// and `total` in its unit, of which `text` holds the start at least up
+/// to every cut `choose` makes.
+fn cut_over<F>(
+    text: String,
+    len: usize,
+    total: usize,
+    limit: &TextLimit,
+    mut choose: F,
+) -> Truncation
+where
+    F: FnMut(&str, usize) -> Cut,
+{
     // No count is larger than the text's length in bytes, so a note with
     // every count at that size is as long as any note can be: room for it
     // is kept, for a note without rows and items (the plain cut's) until
     // the rule says it counts them.
-    let largest = text.len().max(total);
+    let largest = len.max(total);
     let reserve = |tallied| limit.measure(&limit.widest_note(largest, tallied)) + "\n\n".len();
     let mut budget = limit.max().saturating_sub(reserve(false));
     let mut tallied = false;

@@ -101,7 +101,8 @@ impl MarkdownCodec {
     /// this codec's profile, cut to `budget` as [`MarkdownCodecBuilder::budget`]
     /// cuts it, and returns what the cut left out (`None` when the
     /// rendering fits): for a caller that cuts something else at the same
-    /// rows, as the MCP codec cuts a result's structured content.
+    /// rows, as the MCP codec cuts a result's structured content. The
+    /// rendering is not held whole (see [`MarkdownCodecBuilder::budget`]).
     ///
     /// ```
     /// use codec_core::{TextLimit, from_str};
@@ -122,8 +123,8 @@ impl MarkdownCodec {
         out: &mut Vec<u8>,
     ) -> Result<Option<Omission>, EncodeError> {
         let start = out.len();
-        let units = write::render_counted(value, out, &self.options)?;
-        Ok(crate::truncate::apply_budget(out, start, budget, units))
+        let rendered = write::render_bounded(value, out, &self.options, budget, write::DROP_ABOVE)?;
+        Ok(crate::truncate::apply_budget(out, start, budget, rendered))
     }
 }
 
@@ -254,7 +255,12 @@ impl MarkdownCodecBuilder {
     /// What it costs: a rendering is measured once (for tokens, counted
     /// once: about 4 ms for 44 KB in a release build); one over the budget
     /// is counted a few more times, each on at most the budget's size but
-    /// one (the search for where the budget ends) on the whole.
+    /// one (the search for where the budget ends) on the whole. In chars
+    /// or bytes, with the default profile, a rendering over the budget is
+    /// not held whole: past the first row or item where it is over, the
+    /// writer measures what it writes and drops it, so its memory is about
+    /// the budget's, not the rendering's (its time is still the whole
+    /// rendering's: the note counts all of it).
     ///
     /// A service that pages its rows says how in the hint, and `{rows}` in
     /// it is replaced by the number of rows kept:

@@ -26,7 +26,7 @@
 
 use codec_core::{
     TextLimit, Truncation,
-    truncate::{Cut, Omission, Tally, truncate_with},
+    truncate::{Cut, Omission, Tally, truncate_head_with, truncate_with},
 };
 
 /// `text`, markdown, cut to fit `limit`, note included, at the end of a
@@ -74,22 +74,33 @@ fn cut(text: String, limit: &TextLimit, mut units: Option<Units>) -> Truncation 
     })
 }
 
+/// [`cut`] of a rendering of which only `head`, its start, was kept
+/// ([`Bounded::Head`]): `len` bytes and `size` in the limit's unit in
+/// all, with the units the writer recorded in the head and counted after
+/// it.
+fn cut_head(head: String, len: usize, size: usize, limit: &TextLimit, units: Units) -> Truncation {
+    truncate_head_with(head, len, size, limit, |text, budget| {
+        units.cut_within(limit.longest_prefix(text, budget))
+    })
+}
+
 /// Cuts the markdown that `out[start..]` holds to `limit`, in place: what
 /// the codec's budget does after each rendering, given the units the
-/// writer recorded, if it did. A rendering no longer in bytes than the
-/// limit fits without being measured; any other is measured once (a count
-/// of its tokens, for a token limit) and, when it fits, put back as it
-/// was.
+/// writer recorded, if it did. A whole rendering no longer in bytes than
+/// the limit fits without being measured; any other is measured once (a
+/// count of its tokens, for a token limit) and, when it fits, put back as
+/// it was. A rendering of which only the head was kept is over the limit,
+/// measured as it was written.
 ///
 /// Returns what the cut left out, `None` when the rendering fits.
 pub(crate) fn apply_budget(
     out: &mut Vec<u8>,
     start: usize,
     limit: &TextLimit,
-    units: Option<Units>,
+    written: Bounded,
 ) -> Option<Omission> {
     // No text has more chars or tokens than bytes.
-    if out.len() - start <= limit.max() {
+    if matches!(written, Bounded::Whole(_)) && out.len() - start <= limit.max() {
         return None;
     }
     // The whole buffer is the rendering (the usual case): taken, not
@@ -100,7 +111,10 @@ pub(crate) fn apply_budget(
     };
     match String::from_utf8(rendered) {
         Ok(text) => {
-            let Truncation { text, omitted, .. } = cut(text, limit, units);
+            let Truncation { text, omitted, .. } = match written {
+                Bounded::Whole(units) => cut(text, limit, units),
+                Bounded::Head { units, len, size } => cut_head(text, len, size, limit, units),
+            };
             // A cut text that fills a quarter of its buffer is handed back
             // as it is, not copied; a smaller one is copied, so that the
             // large buffer is freed now, not with the text (a large buffer
@@ -121,6 +135,23 @@ pub(crate) fn apply_budget(
             None
         }
     }
+}
+
+/// What a rendering bounded by a limit (the writer's `render_bounded`)
+/// leaves in its buffer, for the cut.
+#[derive(Debug)]
+pub(crate) enum Bounded {
+    /// The whole rendering, with its units when they were recorded.
+    Whole(Option<Units>),
+    /// Only its head: the rendering was over the limit, and what was
+    /// written after the head was measured and dropped. In all it was
+    /// `len` bytes, `size` in the limit's unit; its units past the head
+    /// were counted, not recorded.
+    Head {
+        units: Units,
+        len: usize,
+        size: usize,
+    },
 }
 
 /// Where a markdown text may be cut: after each whole unit, with how many
@@ -274,6 +305,18 @@ impl Units {
     pub(crate) fn row(&mut self, end: usize) {
         self.rows += 1;
         self.ends.push((end as u64) << 1 | 1);
+    }
+
+    /// A table row past the head of a bounded rendering: counted, its end
+    /// not recorded (no cut falls there).
+    pub(crate) fn count_row(&mut self) {
+        self.rows += 1;
+    }
+
+    /// An item past the head of a bounded rendering: counted, its end not
+    /// recorded.
+    pub(crate) fn count_item(&mut self) {
+        self.items += 1;
     }
 
     /// Where the record stands, for [`Units::rewind`].
@@ -731,6 +774,103 @@ level
         }
     }
 
+    /// The markdown of `value` cut to `limit` by a bounded rendering that
+    /// drops what piles up past its head beyond `drop_above` bytes, written
+    /// after other bytes; and the cut of the whole rendering.
+    pub(super) fn bounded_and_whole(
+        value: &codec_core::Value,
+        limit: &TextLimit,
+        drop_above: usize,
+    ) -> ((String, Option<Omission>), (String, Option<Omission>)) {
+        let options = crate::write::Options::default();
+        let mut out = b"before ".to_vec();
+        let rendered =
+            crate::write::render_bounded(value, &mut out, &options, limit, drop_above).unwrap();
+        let omitted = apply_budget(&mut out, b"before ".len(), limit, rendered);
+        let bounded = String::from_utf8(out.split_off(b"before ".len())).unwrap();
+        let mut whole = Vec::new();
+        crate::write::render(value, &mut whole, &options).unwrap();
+        let whole = super::truncate(String::from_utf8(whole).unwrap(), limit);
+        ((bounded, omitted), (whole.text, whole.omitted))
+    }
+
+    /// A rendering that keeps only its head cuts as the whole one: the
+    /// same text and note, rows and items, for every limit and however
+    /// often it drops what it wrote after the head; also when a table it
+    /// wrote past the head turns out not to be one (the writer takes it
+    /// back), or a line it writes after dropping needs the cut's scan.
+    #[test]
+    fn a_bounded_rendering_cuts_as_the_whole_one() {
+        let rows = |n: usize, cell: &dyn Fn(usize) -> String| {
+            let rows: Vec<String> = (0..n)
+                .map(|i| {
+                    format!(
+                        r#"{{"id": {i}, "name": {:?}, "ok": {}}}"#,
+                        cell(i),
+                        i % 2 == 0
+                    )
+                })
+                .collect();
+            format!("[{}]", rows.join(","))
+        };
+        let ascii = rows(3_000, &|i| format!("user {i}"));
+        let wide = rows(3_000, &|i| format!("é{i} 日本 😀"));
+        let mut late = rows(3_000, &|i| format!("user {i}"));
+        late.insert_str(
+            late.len() - 1,
+            r#", {"id": {"n": 1}, "name": "x", "ok": true}"#,
+        );
+        let mut early = rows(3_000, &|i| format!("user {i}"));
+        early.insert_str(1, r#"{"id": 1, "name": "a|b\nc", "ok": true}, "#);
+        let sections = format!(
+            r#"{{"a": 1, "log": "x\ny", "t": {ascii}, "u": {{"b": [1, 2], "c": {wide}}}, "s": "z"}}"#
+        );
+        let lost = format!(r#"{{"t": {ascii}, "u": {{"": "|", "v": 2}}}}"#);
+        let long_first = format!(
+            r#"{{"a": "{}", "t": {ascii}}}"#,
+            "word ".repeat(10_000).trim()
+        );
+        let items = format!(
+            "[{}]",
+            (0..5_000)
+                .map(|i| format!(r#"{{"k": {i}, "n": {{"m": {i}}}}}"#))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        let limits = [
+            TextLimit::chars(200),
+            TextLimit::chars(1_000),
+            TextLimit::chars(25_000).with_hint("Request ?offset={rows} ({items} items)."),
+            TextLimit::bytes(333),
+            TextLimit::bytes(5_000),
+            TextLimit::chars(400_000),
+        ];
+        for json in [
+            &ascii,
+            &wide,
+            &late,
+            &early,
+            &sections,
+            &lost,
+            &long_first,
+            &items,
+        ] {
+            let value = codec_core::from_str(json).unwrap();
+            for limit in &limits {
+                for drop_above in [0, 100, crate::write::DROP_ABOVE] {
+                    let (bounded, whole) = bounded_and_whole(&value, limit, drop_above);
+                    assert!(
+                        bounded == whole,
+                        "{limit:?}, dropping above {drop_above}, {}...: {:?} != {:?}",
+                        &json[..60],
+                        bounded.1,
+                        whole.1
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_limit_smaller_than_the_note_gives_the_note() {
         let out = chars(&"x".repeat(50), 10).text;
@@ -835,6 +975,19 @@ mod proptests {
     }
 
     proptest! {
+        /// A bounded rendering that drops all it can, as soon as it can,
+        /// cuts as the whole one.
+        #[test]
+        fn a_bounded_rendering_cuts_as_the_whole_one(
+            value in value(),
+            max in 0usize..600,
+            bytes in any::<bool>(),
+        ) {
+            let limit = if bytes { TextLimit::bytes(max) } else { TextLimit::chars(max) };
+            let (bounded, whole) = super::tests::bounded_and_whole(&value, &limit, 0);
+            prop_assert_eq!(bounded, whole);
+        }
+
         #[test]
         fn the_writer_records_the_units_the_scan_finds(value in value()) {
             let mut out = Vec::new();

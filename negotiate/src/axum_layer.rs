@@ -3,27 +3,43 @@
 //! the codec negotiated for the request.
 //!
 //! `IntoResponse` cannot see the request, so the work is split: the
-//! handler's `Negotiated` stores the data in the response's extensions,
-//! and the layer, which saw the request's `Accept` and URI on the way in,
-//! encodes it on the way out.
+//! handler's `Negotiated` hands the data over in the response's
+//! extensions, and the layer, which saw the request's `Accept` and URI on
+//! the way in, encodes it on the way out.
 //!
-//! The data's type is known where it is stored and the codec only where
-//! it is encoded, so the data is stored behind the one call that needs
-//! both ([`Encode`]): its implementation for `T` calls the codec's
+//! The handed-over response is, until the layer takes it, the answer of a
+//! route without the layer: `500` with a plain-text reminder, and the
+//! handover logs an error when it is dropped untaken. No state outside
+//! the response is involved (no thread-local, no global), so the layer
+//! works whatever runs between it and the handler (tower's `Buffer`, a
+//! middleware that spawns the handler), and a route without it fails
+//! loudly all the same. The price is one rule: a status set around the
+//! data is kept, except `500`, which cannot be told from the placeholder
+//! (axum sets a tuple's status after `Negotiated` has made its
+//! response), so the layer reads a `500` as "no status given" and answers
+//! `200`. A `500` of negotiated data is asked for with
+//! [`Negotiated::with_status`], whose handover carries it. (Only
+//! something the handler's conversion could consult would tell the two
+//! apart, and that is state outside the response: a thread-local set
+//! while the layer polls the handler, which misreads a handler moved to
+//! another task.)
+//!
+//! The data's type is known where it is handed over and the codec only
+//! where it is encoded, so the data is stored behind the one call that
+//! needs both ([`Encode`]): its implementation for `T` calls the codec's
 //! generic path for `T` (`CodecExt::encode`), so the codec's fast path
 //! (codec-json's writer, a tape for codec-md and codec-mcp) runs with
 //! static dispatch, as in a handler that called the codec itself.
 
-use std::cell::Cell;
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, ready};
 
 use axum::body::Body;
-use axum::http::header::ACCEPT;
+use axum::http::header::{ACCEPT, CONTENT_TYPE};
 use axum::http::uri::PathAndQuery;
 use axum::http::{HeaderMap, HeaderValue, Request, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
@@ -43,16 +59,21 @@ use crate::stream::NegotiatedStream;
 ///
 /// Needs a [`NegotiateLayer`] on the route: the layer picks the codec
 /// from the request and encodes the data. A status or headers set around
-/// it (`(StatusCode::CREATED, Negotiated(item))`) are kept; the layer sets
-/// `Content-Type` and adds `Accept` to `Vary`.
+/// it (`(StatusCode::CREATED, Negotiated(item))`) are kept, but for
+/// `500`: the layer answers `(StatusCode::INTERNAL_SERVER_ERROR,
+/// Negotiated(e))` with `200`, since a route without the layer answers
+/// `Negotiated(e)` alone with that `500`, and axum sets a tuple's status
+/// after `Negotiated` has made its response, so the two look the same to
+/// the layer. Answer a `500` with [`Negotiated::with_status`]. The layer
+/// sets `Content-Type` and adds `Accept` to `Vary`.
 ///
 /// Without the layer the route answers `500 Internal Server Error` with a
 /// plain-text reminder that the layer is missing, and logs an error
-/// through `tracing` (naming the data's type), so a wiring bug never
-/// looks like success to clients or monitoring. The layer must poll the
-/// handler itself: a middleware between them that moves the handler to
-/// another task (tower's `Buffer`, a `tokio::spawn`) hides the layer, and
-/// the route answers that 500.
+/// through `tracing` (naming the data's type) when the response is
+/// dropped, so a wiring bug never looks like success to clients or
+/// monitoring. A middleware between the layer and the handler may move
+/// the handler to another task; one that drops the handler's response
+/// instead of passing it on gets the same log line.
 ///
 /// ```
 /// use axum::{routing::get, Router};
@@ -72,6 +93,31 @@ use crate::stream::NegotiatedStream;
 #[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
 pub struct Negotiated<T>(pub T);
 
+impl<T: Serialize + Send + Sync + 'static> Negotiated<T> {
+    /// The data answered with `status` instead of `200`: the way to a
+    /// `500` of negotiated data (an error the client should read in its
+    /// format), which a tuple around `Negotiated` cannot give. A status
+    /// set around the result still replaces this one, `500` aside.
+    ///
+    /// ```
+    /// use axum::http::StatusCode;
+    /// use axum::response::Response;
+    /// use negotiate::Negotiated;
+    ///
+    /// #[derive(serde::Serialize)]
+    /// struct Failure { error: &'static str }
+    ///
+    /// async fn report() -> Result<Negotiated<Vec<u32>>, Response> {
+    ///     Err(Negotiated(Failure { error: "the store is down" })
+    ///         .with_status(StatusCode::INTERNAL_SERVER_ERROR))
+    /// }
+    /// ```
+    pub fn with_status(self, status: StatusCode) -> Response {
+        let handover = Handover::new(std::any::type_name::<T>(), Some(status), self.0);
+        placeholder(Payload::Data(Arc::new(handover)))
+    }
+}
+
 /// A handler's data, its type erased behind the one call the layer makes
 /// with it.
 trait Encode: Send + Sync {
@@ -86,69 +132,94 @@ impl<T: Serialize + Send + Sync> Encode for T {
     }
 }
 
+/// What a handler's response hands to the layer: its content, with what
+/// the layer and the log line of a missing layer need. Logs an error when
+/// dropped before a layer took it.
+struct Handover<C: ?Sized> {
+    /// The content's type, for the log line.
+    data: &'static str,
+    /// The status of [`Negotiated::with_status`].
+    status: Option<StatusCode>,
+    /// Whether a layer took the content.
+    taken: AtomicBool,
+    content: C,
+}
+
+impl<C> Handover<C> {
+    fn new(data: &'static str, status: Option<StatusCode>, content: C) -> Handover<C> {
+        Handover {
+            data,
+            status,
+            taken: AtomicBool::new(false),
+            content,
+        }
+    }
+}
+
+impl<C: ?Sized> Drop for Handover<C> {
+    fn drop(&mut self) {
+        if !*self.taken.get_mut() {
+            tracing::error!(
+                data = self.data,
+                "a handler returned `Negotiated` data on a route without a `NegotiateLayer`: \
+                 answering 500; add the layer to the route or the router"
+            );
+        }
+    }
+}
+
 /// What a handler's response carries to the layer in its extensions: one
-/// type for both kinds, so the layer looks it up once.
+/// type for both kinds, so the layer looks it up once. (Extensions must be
+/// `Clone`: the handover is shared, and logs once, when the last clone
+/// goes.)
 #[derive(Clone)]
 enum Payload {
     /// A handler's data.
-    Data(Arc<dyn Encode>),
-    /// A handler's rows (taken once: extensions must be `Clone` and
-    /// `Sync`, a source of rows is neither).
-    Rows(Arc<std::sync::Mutex<Option<NegotiatedStream>>>),
+    Data(Arc<Handover<dyn Encode>>),
+    /// A handler's rows (taken once: extensions must be `Sync`, a source
+    /// of rows is not).
+    Rows(Arc<Handover<Mutex<Option<NegotiatedStream>>>>),
+}
+
+impl Payload {
+    /// Marks the content taken; returns the status it asks for.
+    fn take(&self) -> Option<StatusCode> {
+        let (taken, status) = match self {
+            Payload::Data(data) => (&data.taken, data.status),
+            Payload::Rows(rows) => (&rows.taken, rows.status),
+        };
+        taken.store(true, Ordering::Relaxed);
+        status
+    }
 }
 
 const MISSING_LAYER: &str =
     "negotiate: this route returns `Negotiated` data but has no `NegotiateLayer`\n";
 
-thread_local! {
-    /// How many [`NegotiateLayer`]s are inside a call or a poll of the
-    /// service they wrap, on this thread, right now.
-    ///
-    /// A kludge, named as one: `IntoResponse` sees neither the request nor
-    /// the layers, yet a `Negotiated` without a layer must answer 500
-    /// rather than a 200 that looks like success (and the status cannot
-    /// be fixed up afterwards: the layer could not tell our 500 from a
-    /// handler's own `(StatusCode::INTERNAL_SERVER_ERROR, Negotiated(e))`).
-    /// axum converts a handler's return value inside the poll of the
-    /// handler's future, which runs inside the layer's poll, so the
-    /// conversion finds the count above zero exactly when a layer waits
-    /// for it.
-    static LAYERS: Cell<usize> = const { Cell::new(0) };
-}
-
-/// Marks this thread as inside a layer until dropped (unwinding too).
-struct InsideLayer;
-
-impl InsideLayer {
-    fn enter() -> InsideLayer {
-        LAYERS.with(|layers| layers.set(layers.get() + 1));
-        InsideLayer
-    }
-}
-
-impl Drop for InsideLayer {
-    fn drop(&mut self) {
-        LAYERS.with(|layers| layers.set(layers.get().saturating_sub(1)));
-    }
+/// The response that hands `payload` to the layer: until the layer
+/// replaces it, the `500` of a route without one.
+fn placeholder(payload: Payload) -> Response {
+    let mut response = Response::new(Body::from(MISSING_LAYER));
+    *response.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
+    response.headers_mut().insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    response.extensions_mut().insert(payload);
+    response
 }
 
 impl<T: Serialize + Send + Sync + 'static> IntoResponse for Negotiated<T> {
     fn into_response(self) -> Response {
-        if let Some(missing) = missing_layer(std::any::type_name::<T>()) {
-            return missing;
-        }
-        // The layer replaces the body and sets `Content-Type`.
-        let mut response = Response::new(Body::empty());
-        response
-            .extensions_mut()
-            .insert(Payload::Data(Arc::new(self.0)));
-        response
+        let handover = Handover::new(std::any::type_name::<T>(), None, self.0);
+        placeholder(Payload::Data(Arc::new(handover)))
     }
 }
 
 /// A handler returns its rows as a `NegotiatedStream`, and the layer
 /// streams them with the negotiated codec, as the client reads them (see
-/// [`NegotiatedStream`]). Like [`Negotiated`], it needs the layer.
+/// [`NegotiatedStream`]). Like [`Negotiated`], it needs the layer, and a
+/// status set around it is kept, but for `500`.
 ///
 /// ```
 /// use axum::{routing::get, Router};
@@ -171,29 +242,9 @@ impl<T: Serialize + Send + Sync + 'static> IntoResponse for Negotiated<T> {
 #[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
 impl IntoResponse for NegotiatedStream {
     fn into_response(self) -> Response {
-        if let Some(missing) = missing_layer("NegotiatedStream") {
-            return missing;
-        }
-        let mut response = Response::new(Body::empty());
-        let payload = Payload::Rows(Arc::new(std::sync::Mutex::new(Some(self))));
-        response.extensions_mut().insert(payload);
-        response
+        let handover = Handover::new("NegotiatedStream", None, Mutex::new(Some(self)));
+        placeholder(Payload::Rows(Arc::new(handover)))
     }
-}
-
-/// The 500 of a route that returns negotiated data (of type `data`)
-/// without a layer, when no layer waits for it.
-fn missing_layer(data: &str) -> Option<Response> {
-    if LAYERS.with(Cell::get) > 0 {
-        return None;
-    }
-    tracing::error!(
-        data,
-        "a handler returned `Negotiated` data on a route without a `NegotiateLayer`: \
-         answering 500; add the layer to the route or the router"
-    );
-    let body = MISSING_LAYER.to_owned();
-    Some(plain_text(StatusCode::INTERNAL_SERVER_ERROR, body).map(Body::from))
 }
 
 /// Negotiates every request it wraps and encodes the [`Negotiated`] data
@@ -332,12 +383,8 @@ where
         if let Some(uri) = strip_extension(negotiator, request.uri()) {
             *request.uri_mut() = uri;
         }
-        let inner = {
-            let _inside = InsideLayer::enter();
-            self.inner.call(request)
-        };
         NegotiateFuture {
-            inner,
+            inner: self.inner.call(request),
             shared: Arc::clone(&self.shared),
             decision: Some((decision, facts)),
             accept,
@@ -385,34 +432,37 @@ where
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<Response, E>> {
         let this = self.project();
-        let mut response = {
-            let _inside = InsideLayer::enter();
-            ready!(this.inner.poll(cx))?
+        let mut response = ready!(this.inner.poll(cx))?;
+        let Some(payload) = response.extensions_mut().remove::<Payload>() else {
+            return Poll::Ready(Ok(response));
         };
-        let data = match response.extensions_mut().remove::<Payload>() {
-            None => return Poll::Ready(Ok(response)),
-            Some(Payload::Data(data)) => data,
-            Some(Payload::Rows(rows)) => {
-                let rows = rows.lock().ok().and_then(|mut rows| rows.take());
-                return Poll::Ready(Ok(match (rows, this.decision.take()) {
-                    (Some(rows), Some((decision, facts))) => {
-                        finish_stream(this.shared, decision, response, rows, facts)
-                    }
-                    _ => response,
-                }));
-            }
-        };
+        // A `500` is the placeholder's own status unless the handover asks
+        // for one; any other was set around the data, and is kept.
+        let asked = payload.take();
+        if response.status() == StatusCode::INTERNAL_SERVER_ERROR {
+            *response.status_mut() = asked.unwrap_or(StatusCode::OK);
+        }
         // Only a future polled again after it finished has no decision
         // left; it answers what its inner service does.
         let Some((decision, facts)) = this.decision.take() else {
             return Poll::Ready(Ok(response));
+        };
+        let data = match payload {
+            Payload::Data(data) => data,
+            Payload::Rows(rows) => {
+                let rows = rows.content.lock().ok().and_then(|mut rows| rows.take());
+                return Poll::Ready(Ok(match rows {
+                    Some(rows) => finish_stream(this.shared, decision, response, rows, facts),
+                    None => response,
+                }));
+            }
         };
         let accept = this.accept.take();
         Poll::Ready(Ok(finish(
             this.shared,
             (decision, accept),
             response,
-            &*data,
+            &data.content,
             facts,
         )))
     }

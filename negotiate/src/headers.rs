@@ -40,6 +40,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use bytes::Bytes;
 use codec_core::TokenCounter;
 use http::header::{
     CONTENT_LENGTH, CONTENT_TYPE, ETAG, HeaderMap, HeaderName, HeaderValue, IF_NONE_MATCH, LINK,
@@ -224,9 +225,11 @@ impl ResponseHeaders {
         }
     }
 
-    /// The `Link` value listing the alternates of a `format` response.
+    /// The `Link` value listing the alternates of a `format` response,
+    /// written in one buffer that the header value then owns.
     fn link(&self, negotiator: &Negotiator, uri: &Uri, format: &str) -> Option<HeaderValue> {
-        let mut link = String::new();
+        let target = uri.path().len() + uri.query().map_or(0, str::len);
+        let mut link = String::with_capacity(self.alternates.len() * (target + 64));
         for alternate in &self.alternates {
             if alternate.eq_ignore_ascii_case(format) {
                 continue;
@@ -234,20 +237,22 @@ impl ResponseHeaders {
             let Some(codec) = negotiator.codec(alternate) else {
                 continue;
             };
-            let Some(target) = alternate_target(negotiator, uri, codec.format()) else {
-                continue;
-            };
-            if !link.is_empty() {
+            let start = link.len();
+            if start > 0 {
                 link.push_str(", ");
             }
-            let essence = codec.media_type().essence();
-            link.push_str(&format!(
-                "<{target}>; rel=\"alternate\"; type=\"{essence}\""
-            ));
+            link.push('<');
+            if !push_alternate_target(&mut link, negotiator, uri, codec.format()) {
+                link.truncate(start);
+                continue;
+            }
+            link.push_str(">; rel=\"alternate\"; type=\"");
+            link.push_str(codec.media_type().essence());
+            link.push('"');
         }
         // A request target and a media type are visible ASCII.
         (!link.is_empty())
-            .then(|| HeaderValue::from_str(&link).ok())
+            .then(|| HeaderValue::from_maybe_shared(Bytes::from(link)).ok())
             .flatten()
     }
 }
@@ -472,41 +477,47 @@ fn matches(field: &HeaderValue, etag: &HeaderValue) -> bool {
     false
 }
 
-/// The request's target with the format override set to `format`: the
-/// query parameter when it is on, else the path extension when that is
-/// on, else none.
-fn alternate_target(negotiator: &Negotiator, uri: &Uri, format: &str) -> Option<String> {
+/// Appends the request's target with the format override set to
+/// `format`: the query parameter when it is on, else the path extension
+/// when that is on. Returns false, having appended a part of it or
+/// nothing, when there is no such target.
+fn push_alternate_target(
+    out: &mut String,
+    negotiator: &Negotiator,
+    uri: &Uri,
+    format: &str,
+) -> bool {
     let path = uri.path();
     if let Some(param) = negotiator.format_param() {
-        let mut target = path.to_owned();
-        target.push('?');
+        out.push_str(path);
+        out.push('?');
         if let Some(query) = uri.query() {
             for pair in query.split('&') {
                 let key = pair.split_once('=').map_or(pair, |(key, _)| key);
                 if key != param && !pair.is_empty() {
-                    target.push_str(pair);
-                    target.push('&');
+                    out.push_str(pair);
+                    out.push('&');
                 }
             }
         }
-        target.push_str(param);
-        target.push('=');
-        target.push_str(format);
-        return Some(target);
+        out.push_str(param);
+        out.push('=');
+        out.push_str(format);
+        return true;
     }
     if !negotiator.path_extension() || path.ends_with('/') {
-        return None;
+        return false;
     }
-    let stripped = negotiator.strip_format_extension(path);
-    let mut target = format!("{stripped}.{format}");
+    let start = out.len();
+    out.push_str(negotiator.strip_format_extension(path));
+    out.push('.');
+    out.push_str(format);
     if let Some(query) = uri.query() {
-        target.push('?');
-        target.push_str(query);
+        out.push('?');
+        out.push_str(query);
     }
     // A path whose last segment is only an extension would not read back.
-    overrides::path_extension(&target)
-        .is_some()
-        .then_some(target)
+    overrides::path_extension(&out[start..]).is_some()
 }
 
 #[cfg(test)]

@@ -315,3 +315,21 @@ fn link_alternates_lead_to_the_other_formats() {
     assert_eq!((health.status, health.body.as_str()), (200, "ok"));
     assert_eq!(health.header("etag"), None);
 }
+
+#[test]
+fn a_service_can_turn_the_etag_off() {
+    let standard = agent_codecs::standard().token_counter(None);
+    let negotiator = standard.build().unwrap();
+    let selection = negotiator
+        .negotiate(Some("text/markdown"))
+        .into_result()
+        .unwrap();
+    let body = b"|a|\n";
+    let on = standard.response_headers().describe(&selection, body);
+    assert!(on.etag().is_some());
+    let off = standard
+        .etag(false)
+        .response_headers()
+        .describe(&selection, body);
+    assert_eq!(off.etag(), None);
+}

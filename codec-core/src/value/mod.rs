@@ -114,19 +114,38 @@ impl Value {
     /// for `[]` or `[1]`, 2 for `[[1]]`. Iterative, so it is safe on any
     /// value a caller built by hand.
     pub fn depth(&self) -> usize {
-        let mut deepest = 0;
-        let mut stack = vec![(self, 0usize)];
-        while let Some((value, depth)) = stack.pop() {
+        /// What is left to read of a container.
+        enum Children<'a> {
+            Items(std::slice::Iter<'a, Value>),
+            Members(MapIter<'a>),
+        }
+        fn children(value: &Value) -> Option<Children<'_>> {
             match value {
-                Value::Array(items) => {
-                    deepest = deepest.max(depth + 1);
-                    stack.extend(items.iter().map(|v| (v, depth + 1)));
+                Value::Array(items) => Some(Children::Items(items.iter())),
+                Value::Object(map) => Some(Children::Members(map.iter())),
+                _ => None,
+            }
+        }
+        // One entry per container being read, so the stack grows with the
+        // nesting, not with the number of values (a stack of every value
+        // to read was 16 bytes an element of a wide array).
+        let mut open: Vec<Children<'_>> = children(self).into_iter().collect();
+        let mut deepest = open.len();
+        while let Some(container) = open.last_mut() {
+            let next = match container {
+                Children::Items(items) => items.next(),
+                Children::Members(members) => members.next().map(|(_, value)| value),
+            };
+            match next {
+                None => {
+                    open.pop();
                 }
-                Value::Object(map) => {
-                    deepest = deepest.max(depth + 1);
-                    stack.extend(map.values().map(|v| (v, depth + 1)));
+                Some(value) => {
+                    if let Some(inner) = children(value) {
+                        open.push(inner);
+                        deepest = deepest.max(open.len());
+                    }
                 }
-                _ => {}
             }
         }
         deepest
@@ -295,6 +314,27 @@ mod tests {
 
     fn json(text: &str) -> Value {
         crate::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn depth_counts_the_deepest_nesting() {
+        let cases: &[(&str, usize)] = &[
+            ("1", 0),
+            (r#""[[""#, 0),
+            ("[]", 1),
+            ("{}", 1),
+            ("[1, 2]", 1),
+            ("[[1]]", 2),
+            (r#"[[], [[[]]], 1]"#, 4),
+            (r#"[[[[1]]], [], 2]"#, 4),
+            (r#"{"a": [{"b": []}], "c": 1}"#, 4),
+            (r#"{"a": 1, "b": {"c": {}}, "d": [1]}"#, 3),
+        ];
+        for &(text, depth) in cases {
+            assert_eq!(json(text).depth(), depth, "{text}");
+        }
+        let deep = (0..1_000).fold(Value::Null, |inner, _| Value::Array(vec![inner]));
+        assert_eq!(deep.depth(), 1_000);
     }
 
     #[test]

@@ -41,7 +41,7 @@ pub(crate) use stream::row_encoder;
 
 use std::collections::HashMap;
 
-use codec_core::{EncodeError, ValueView, view::ViewKind};
+use codec_core::{EncodeError, TextLimit, ValueView, view::ViewKind};
 
 use self::default::DefaultLayout;
 use self::dense::DenseLayout;
@@ -49,7 +49,7 @@ use self::escape::{Context, Scalar};
 use self::lossless::LosslessLayout;
 use crate::Profile;
 use crate::schema::{self, Label, Placement, elements, members, placement, placement_of};
-use crate::truncate::Units;
+use crate::truncate::{Bounded, Units};
 
 /// Rendering options. Private: the builder is the public face.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,6 +104,93 @@ pub(crate) fn render_counted<'v, V: ValueView<'v>>(
         }
         _ => render(value, out, options).map(|()| None),
     }
+}
+
+/// How many bytes a bounded rendering lets pile up past its head before
+/// it measures and drops them: a few rows at a time would measure in
+/// pieces too small to be cheap, the whole rest would be the buffer the
+/// bound is there to save.
+pub(crate) const DROP_ABOVE: usize = 64 * 1024;
+
+/// [`render_counted`], keeping only the head of a rendering over
+/// `limit`: its start up to the first unit end where it is over the
+/// limit, which holds every cut the limit can make
+/// ([`codec_core::truncate::truncate_head_with`]). What is written after
+/// it is measured in the limit's unit, its units counted, and dropped once
+/// more than `drop_above` bytes of it pile up, so the buffer holds about
+/// the head, not the rendering, and the cut and its note are those of the
+/// whole.
+///
+/// For the default profile (whose writer records its units) and a limit
+/// that adds up (chars or bytes); otherwise, or when a line written after
+/// something was dropped turns out to need the cut's scan of the whole
+/// text, the whole rendering.
+pub(crate) fn render_bounded<'v, V: ValueView<'v>>(
+    value: V,
+    out: &mut Vec<u8>,
+    options: &Options,
+    limit: &TextLimit,
+    drop_above: usize,
+) -> Result<Bounded, EncodeError> {
+    if options.profile != Profile::Default || !limit.adds_up() {
+        return render_counted(value, out, options).map(Bounded::Whole);
+    }
+    let start = out.len();
+    let mut writer = Writer::new(out, options.max_depth, DefaultLayout);
+    writer.units = Some(Units::new());
+    writer.bound = Some(Bound {
+        limit: limit.clone(),
+        drop_above,
+        head: Head::default(),
+    });
+    DefaultLayout::document(&mut writer, value)?;
+    match writer.finish_bounded() {
+        Some(bounded) => Ok(bounded),
+        None => {
+            out.truncate(start);
+            render_counted(value, out, options).map(Bounded::Whole)
+        }
+    }
+}
+
+/// The limit of a bounded rendering, and how far it got.
+#[derive(Debug)]
+struct Bound {
+    limit: TextLimit,
+    drop_above: usize,
+    head: Head,
+}
+
+/// Where a bounded rendering's head ends and what was dropped after it;
+/// a copy is what a rewind restores ([`Mark`]).
+#[derive(Debug, Clone, Copy, Default)]
+struct Head {
+    /// Where the head ends, in bytes from the rendering's start: at the
+    /// first unit end where the rendering is over the limit; `None` while
+    /// it is not.
+    end: Option<usize>,
+    /// How many of the rendering's first bytes were measured, and their
+    /// size in the limit's unit: up to `end` once there is one.
+    measured: usize,
+    size: usize,
+    /// The bytes written after the head and dropped, and their size.
+    dropped: usize,
+    dropped_size: usize,
+}
+
+/// Where the writer stood, for a rewind ([`Writer::rewind`]).
+struct Mark {
+    len: usize,
+    started: bool,
+    units: Option<(usize, usize, usize)>,
+    head: Option<Head>,
+}
+
+/// The size of `bytes` of the rendering, cut at a line end, in `limit`'s
+/// unit.
+fn measure(limit: &TextLimit, bytes: &[u8]) -> usize {
+    // The writer writes only UTF-8, and a line end is a char boundary.
+    std::str::from_utf8(bytes).map_or(bytes.len(), |text| limit.measure(text))
 }
 
 /// What a profile writes at each place of the walk. Every hook has
@@ -210,6 +297,8 @@ struct Writer<'o, L> {
     units: Option<Units>,
     /// Where the rendering starts in `out`.
     start: usize,
+    /// The limit of a bounded rendering ([`render_bounded`]).
+    bound: Option<Bound>,
 }
 
 impl<'o, L: Layout> Writer<'o, L> {
@@ -223,6 +312,7 @@ impl<'o, L: Layout> Writer<'o, L> {
             keys: escape::KeyWriter::default(),
             units: None,
             start,
+            bound: None,
         }
     }
 
@@ -234,12 +324,20 @@ impl<'o, L: Layout> Writer<'o, L> {
 
     /// Records an item of the cut ([`Units`]) that ends with the line just
     /// written: a paragraph, a list item (its fence included) or a fenced
-    /// block, which the default layout writes only as whole lines.
+    /// block, which the default layout writes only as whole lines. Past
+    /// the head of a bounded rendering, where no cut falls, it is only
+    /// counted.
     #[inline]
     fn item_written(&mut self) {
         if let Some(units) = &mut self.units {
-            // Before the line feed, as the scan counts a line's end.
-            units.item(self.out.len() - 1 - self.start);
+            match &self.bound {
+                Some(bound) if bound.head.end.is_some() => units.count_item(),
+                // Before the line feed, as the scan counts a line's end.
+                _ => units.item(self.out.len() - 1 - self.start),
+            }
+            if self.bound.is_some() {
+                self.unit_ended();
+            }
         }
     }
 
@@ -247,7 +345,103 @@ impl<'o, L: Layout> Writer<'o, L> {
     #[inline]
     fn row_written(&mut self) {
         if let Some(units) = &mut self.units {
-            units.row(self.out.len() - 1 - self.start);
+            match &self.bound {
+                Some(bound) if bound.head.end.is_some() => units.count_row(),
+                _ => units.row(self.out.len() - 1 - self.start),
+            }
+            if self.bound.is_some() {
+                self.unit_ended();
+            }
+        }
+    }
+
+    /// After a unit of a bounded rendering: once the rendering is over the
+    /// limit, its head ends here; after that, what piles up past the head
+    /// is dropped.
+    fn unit_ended(&mut self) {
+        let Some(bound) = &mut self.bound else {
+            return;
+        };
+        let len = self.out.len() - self.start;
+        match bound.head.end {
+            // No text has more chars than bytes: one no longer in bytes
+            // than the limit is within it, unmeasured.
+            None if len <= bound.limit.max() => {}
+            None => {
+                let unmeasured = &self.out[self.start + bound.head.measured..];
+                bound.head.size += measure(&bound.limit, unmeasured);
+                bound.head.measured = len;
+                if bound.head.size > bound.limit.max() {
+                    bound.head.end = Some(len);
+                }
+            }
+            Some(end) if len - end > bound.drop_above => self.drop_tail(),
+            Some(_) => {}
+        }
+    }
+
+    /// Measures and drops what was written after the head of a bounded
+    /// rendering over its limit.
+    fn drop_tail(&mut self) {
+        let Some(bound) = &mut self.bound else {
+            return;
+        };
+        let Some(end) = bound.head.end else {
+            return;
+        };
+        let head_end = self.start + end;
+        if self.out.len() > head_end {
+            bound.head.dropped_size += measure(&bound.limit, &self.out[head_end..]);
+            bound.head.dropped += self.out.len() - head_end;
+            self.out.truncate(head_end);
+        }
+    }
+
+    /// Where the writer stands, for [`Writer::rewind`]. What piled up
+    /// past a bounded rendering's head is dropped first, so that the
+    /// buffer ends at the mark (what is before it is never taken back).
+    fn mark(&mut self) -> Mark {
+        self.drop_tail();
+        Mark {
+            len: self.out.len(),
+            started: self.started,
+            units: self.units.as_ref().map(Units::mark),
+            head: self.bound.as_ref().map(|bound| bound.head),
+        }
+    }
+
+    /// Takes back what was written since `mark`.
+    fn rewind(&mut self, mark: Mark) {
+        self.out.truncate(mark.len);
+        self.started = mark.started;
+        if let (Some(units), Some(at)) = (&mut self.units, mark.units) {
+            units.rewind(at);
+        }
+        if let (Some(bound), Some(head)) = (&mut self.bound, mark.head) {
+            bound.head = head;
+        }
+    }
+
+    /// The end of a bounded rendering: its head with the rest measured,
+    /// the whole rendering when it never went over its limit (or when its
+    /// units were lost before anything was dropped: the cut then scans
+    /// it), or `None` when its units were lost after something was
+    /// dropped (the cut needs the whole text then).
+    fn finish_bounded(mut self) -> Option<Bounded> {
+        self.drop_tail();
+        let head = self
+            .bound
+            .as_ref()
+            .map(|bound| bound.head)
+            .unwrap_or_default();
+        match (self.units, head.end) {
+            (Some(units), Some(end)) => Some(Bounded::Head {
+                units,
+                len: end + head.dropped,
+                size: head.size + head.dropped_size,
+            }),
+            (None, _) if head.dropped > 0 => None,
+            (units, _) => Some(Bounded::Whole(units)),
         }
     }
 
@@ -357,7 +551,9 @@ impl<'o, L: Layout> Writer<'o, L> {
         self.block();
         let start = self.out.len();
         write(&self.layout, self.out);
-        if self.out.last() == Some(&b' ') {
+        // Only a space of this line: the bytes before the rendering are
+        // the caller's.
+        if self.out.len() > start && self.out.last() == Some(&b' ') {
             self.out.pop();
         }
         // A line with nothing visible (`[null]` is an empty list line) is
@@ -688,16 +884,14 @@ impl<'o, L: Layout> Writer<'o, L> {
         if columns.len() == 0 || depth + 1 > self.max_depth {
             return false;
         }
-        let (start, started) = (self.out.len(), self.started);
-        let mark = self.units.as_ref().map(Units::mark);
+        let mark = self.mark();
         self.block();
         self.out.push(b'|');
         for (column, value) in columns.clone() {
             // Records with nested objects say so at the first row, before
             // any row is written (a line feed is found when the row is).
             if !value.is_scalar() {
-                self.out.truncate(start);
-                self.started = started;
+                self.rewind(mark);
                 return false;
             }
             self.keys.write_cell(self.out, column);
@@ -711,11 +905,7 @@ impl<'o, L: Layout> Writer<'o, L> {
         self.out.push(b'\n');
         for row in rows {
             if !self.uniform_row(row, columns.clone()) {
-                self.out.truncate(start);
-                self.started = started;
-                if let (Some(units), Some(mark)) = (&mut self.units, mark) {
-                    units.rewind(mark);
-                }
+                self.rewind(mark);
                 return false;
             }
             self.row_written();

@@ -43,6 +43,26 @@ struct Owner {
     admin: bool,
 }
 
+/// A rendering appends to the caller's buffer and never takes back a
+/// byte written before it: an empty list line (`[null]`) once dropped the
+/// space a buffer ended with, and a budgeted codec then panicked.
+#[test]
+fn a_rendering_keeps_the_bytes_before_it() {
+    let budgeted = MarkdownCodec::builder()
+        .budget(Some(codec_core::TextLimit::chars(100)))
+        .build();
+    for json in ["[null]", "[null, null]", r#"{"a": [null]}"#, r#"[[null]]"#] {
+        let value = from_slice(json.as_bytes()).unwrap();
+        for codec in [MarkdownCodec::new(), budgeted.clone()] {
+            let alone = codec.to_vec(&value).unwrap();
+            let mut out = b"before ".to_vec();
+            codec.encode_value(&value, &mut out).unwrap();
+            assert_eq!(out[..7], *b"before ", "{json}");
+            assert_eq!(out[7..], alone, "{json}");
+        }
+    }
+}
+
 #[test]
 fn serializes_like_the_json_codec_normalizes() {
     let codec = MarkdownCodec::new();

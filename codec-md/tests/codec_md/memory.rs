@@ -6,7 +6,7 @@
 //! The default size keeps CI fast; `MD_MEMORY_MB=100 cargo test --release
 //! -p codec-md --test memory` renders a 100 MB array.
 
-use codec_core::{Codec, Map, Value};
+use codec_core::{Codec, Map, TextLimit, Value};
 use codec_md::{MarkdownCodec, Profile};
 
 /// Renders `value` and returns (output length, peak bytes allocated
@@ -179,4 +179,36 @@ fn a_long_header_over_many_rows_is_refused() {
         format!("{row}\n").repeat(200)
     );
     assert!(codec_md::parse_dense(&flat).is_ok());
+}
+
+/// A rendering cut to a budget holds about what it keeps, not the whole
+/// rendering: past the point where it is over the budget, the writer
+/// measures what it writes and drops it (the note still counts all of
+/// it). A 4 MB rendering cut to 25,000 chars or 25,000 bytes allocates
+/// under 1 MB at its peak, where the whole rendering took its 4 MB.
+#[test]
+fn a_budget_holds_about_what_it_keeps() {
+    let rows: Vec<Value> = (0..70_000)
+        .map(|i| {
+            object(vec![
+                ("id".into(), Value::from(i)),
+                ("name".into(), Value::from(format!("user {i}"))),
+                ("mail".into(), Value::from(format!("user{i}@example.com"))),
+                ("note".into(), Value::from("é *a* | <b>")),
+            ])
+        })
+        .collect();
+    let value = Value::Array(rows);
+    let (whole, _) = measure(&value);
+    assert!(whole > 4_000_000, "{whole}");
+    for limit in [TextLimit::chars(25_000), TextLimit::bytes(25_000)] {
+        let codec = MarkdownCodec::builder().budget(Some(limit.clone())).build();
+        let (len, peak) = measure_with(&codec, &value);
+        assert!(len <= 25_000 * 2, "{limit:?}: {len}");
+        assert!(peak < 1 << 20, "{limit:?}: {peak} bytes allocated");
+        let cut = codec_md::truncate(codec_md::render(&value).unwrap(), &limit);
+        let mut out = Vec::new();
+        codec.encode_value(&value, &mut out).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), cut.text, "{limit:?}");
+    }
 }

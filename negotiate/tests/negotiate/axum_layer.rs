@@ -34,8 +34,20 @@ async fn teapot() -> (StatusCode, Negotiated<&'static str>) {
 }
 
 /// A handler's own 500 with negotiated data: kept as it is.
-async fn failure() -> (StatusCode, Negotiated<&'static str>) {
+async fn failure() -> Response {
+    Negotiated("disk full").with_status(StatusCode::INTERNAL_SERVER_ERROR)
+}
+
+/// A 500 set around the data: the status of a route without the layer,
+/// so the layer reads it as none given (the documented rule).
+async fn tuple_500() -> (StatusCode, Negotiated<&'static str>) {
     (StatusCode::INTERNAL_SERVER_ERROR, Negotiated("disk full"))
+}
+
+/// A status set around `with_status`'s: the outer one is kept.
+async fn overridden() -> (StatusCode, Response) {
+    let inner = Negotiated("gone").with_status(StatusCode::INTERNAL_SERVER_ERROR);
+    (StatusCode::NOT_FOUND, inner)
 }
 
 fn routes() -> Router {
@@ -45,6 +57,8 @@ fn routes() -> Router {
         .route("/vary", get(with_vary))
         .route("/teapot", get(teapot))
         .route("/failure", get(failure))
+        .route("/tuple-500", get(tuple_500))
+        .route("/overridden", get(overridden))
 }
 
 /// Sends `request` through `service`; returns the response's head and its
@@ -156,6 +170,22 @@ fn around_the_router_path_extensions_route_and_negotiate() {
             "md:\"disk full\"",
         ),
         (
+            "/tuple-500",
+            Some("text/markdown"),
+            200,
+            md,
+            "Accept",
+            "md:\"disk full\"",
+        ),
+        (
+            "/overridden",
+            None,
+            404,
+            "application/json",
+            "Accept",
+            "json:\"gone\"",
+        ),
+        (
             "/teapot",
             Some("image/png"),
             406,
@@ -228,7 +258,7 @@ fn an_encode_failure_is_a_500_naming_the_codec() {
 #[test]
 fn without_the_layer_the_response_is_a_500_that_says_so() {
     let mut service = routes();
-    for target in ["/items", "/streamed", "/teapot", "/failure"] {
+    for target in ["/items", "/streamed", "/teapot", "/failure", "/tuple-500"] {
         let (status, content_type, _, body) = send(&mut service, target, None);
         // A status the handler set around the data is kept.
         let expected = if target == "/teapot" { 418 } else { 500 };
@@ -248,6 +278,27 @@ fn without_the_layer_the_response_is_a_500_that_says_so() {
     assert_eq!(send(&mut service, "/items", None).0, 200);
     assert_eq!(send(&mut service, "/bare", None).0, 500);
     assert_eq!(send(&mut service, "/items", None).0, 200);
+}
+
+/// Runs the rest of the stack on a task of its own, as tower's `Buffer`
+/// or a middleware that spawns does.
+async fn on_another_task(request: Request<Body>, next: axum::middleware::Next) -> Response {
+    tokio::spawn(next.run(request))
+        .await
+        .expect("the handler's task")
+}
+
+#[test]
+fn the_layer_works_across_a_handler_moved_to_another_task() {
+    let negotiator = Arc::new(support::builder().build().unwrap());
+    let mut service = routes()
+        .layer(axum::middleware::from_fn(on_another_task))
+        .layer(NegotiateLayer::new(negotiator));
+    let (status, content_type, _, body) = send(&mut service, "/items", Some("text/markdown"));
+    assert_eq!((status, body.as_str()), (200, "md:[1,2]"));
+    assert_eq!(content_type, "text/markdown; charset=utf-8; variant=GFM");
+    let (status, _, _, body) = send(&mut service, "/streamed", Some("text/markdown"));
+    assert_eq!((status, body.as_str()), (200, "md:[1,2]"));
 }
 
 /// Counts words, for the token header: a stand-in for `O200k`.

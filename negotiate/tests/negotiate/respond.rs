@@ -143,3 +143,47 @@ fn the_agent_policy_varies_on_user_agent() {
         assert_eq!(response.headers()[VARY], vary, "{user_agent}");
     }
 }
+
+/// The `Link` of one policy, asked for again and by other negotiators:
+/// each negotiator's own, every time (the policy remembers `Link`s).
+#[test]
+fn links_are_each_negotiators_own() {
+    use http::Response;
+    use http::header::LINK;
+    use negotiate::{RequestFacts, ResponseHeaders};
+
+    let by_query = support::standard();
+    let by_extension = support::builder()
+        .query_override(false)
+        .path_extension(true)
+        .build()
+        .unwrap();
+    let policy = ResponseHeaders::builder().build();
+    let link = |negotiator: &negotiate::Negotiator, target: &str| {
+        let request = request(target, &["application/json"]);
+        let selection = negotiator
+            .negotiate_request(request.uri(), request.headers())
+            .unwrap()
+            .into_result()
+            .unwrap();
+        let representation = policy.describe(&selection, b"[]");
+        let (mut parts, ()) = Response::new(()).into_parts();
+        let facts = RequestFacts::of(&request);
+        policy.apply(negotiator, &facts, &selection, &representation, &mut parts);
+        parts.headers[LINK].to_str().unwrap().to_owned()
+    };
+    for _ in 0..2 {
+        assert_eq!(
+            link(&by_query, "/items?page=2"),
+            "</items?page=2&format=md>; rel=\"alternate\"; type=\"text/markdown\""
+        );
+        assert_eq!(
+            link(&by_extension, "/items?page=2"),
+            "</items.md?page=2>; rel=\"alternate\"; type=\"text/markdown\""
+        );
+        assert_eq!(
+            link(&by_query, "/items?page=3"),
+            "</items?page=3&format=md>; rel=\"alternate\"; type=\"text/markdown\""
+        );
+    }
+}
