@@ -148,3 +148,23 @@ fn responses_the_route_documents_itself_are_left_alone() {
     document(&mut openapi, &standard(), by_format);
     assert_eq!(openapi.to_json().unwrap(), before);
 }
+
+/// Both `Negotiated` types document what `responses` does, so
+/// `responses(Negotiated<T>)` works on axum and actix routes alike.
+#[test]
+fn both_negotiated_types_are_documented_alike() {
+    let expected = serde_json::to_value(responses::<Item>()).unwrap();
+    #[cfg(feature = "axum")]
+    {
+        use utoipa::IntoResponses;
+        let axum = negotiate::Negotiated::<Item>::responses();
+        assert_eq!(serde_json::to_value(axum).unwrap(), expected);
+    }
+    #[cfg(feature = "actix")]
+    {
+        use utoipa::IntoResponses;
+        let actix = negotiate::actix::Negotiated::<Item>::responses();
+        assert_eq!(serde_json::to_value(actix).unwrap(), expected);
+    }
+    assert!(expected["200"]["x-negotiated"]["components"]["Tag"].is_object());
+}
