@@ -15,8 +15,9 @@
 //!
 //! rmcp reads a request of a method it knows whose parameters do not fit as
 //! a request of an unknown method, which it answers `-32601` (method not
-//! found); this transport answers such a `tools/call` or `initialize`
-//! itself, `-32602` (invalid params) naming the parameter.
+//! found), or reads a `tools/list` with a `cursor` that is not a string as
+//! one without; this transport answers such a `tools/call`, `tools/list`
+//! or `initialize` itself, `-32602` (invalid params) naming the parameter.
 
 use std::future::Future;
 use std::io;
@@ -233,6 +234,7 @@ fn read_message(line: &[u8]) -> Line {
 const PARAMS: &[(&str, &str, JsonType, bool)] = &[
     ("tools/call", "name", JsonType::String, true),
     ("tools/call", "arguments", JsonType::Object, false),
+    ("tools/list", "cursor", JsonType::String, false),
     ("initialize", "protocolVersion", JsonType::String, true),
     ("initialize", "capabilities", JsonType::Object, true),
     ("initialize", "clientInfo", JsonType::Object, true),
@@ -246,16 +248,25 @@ enum JsonType {
 }
 
 /// What is wrong with the `params` of a request of `method`, if it is one
-/// whose parameters [`PARAMS`] lists: no `params` object, or a parameter
+/// whose parameters [`PARAMS`] lists: no `params` object (which may be
+/// left out, or `null`, when every parameter is optional), or a parameter
 /// missing or of the wrong type (an optional one may be `null`).
 fn invalid_params(method: &str, params: Option<&serde_json::Value>) -> Option<String> {
-    let mut expected = PARAMS.iter().filter(|(m, ..)| *m == method).peekable();
-    expected.peek()?;
+    let expected: Vec<_> = PARAMS.iter().filter(|(m, ..)| *m == method).collect();
+    if expected.is_empty() {
+        return None;
+    }
+    let optional = expected.iter().all(|(.., required)| !required);
+    if optional && matches!(params, None | Some(serde_json::Value::Null)) {
+        return None;
+    }
     let Some(serde_json::Value::Object(params)) = params else {
-        return Some(format!(
-            "Invalid params: {method} needs `params`, an object; found {}",
-            json_kind(params)
-        ));
+        let kind = json_kind(params);
+        return Some(if optional {
+            format!("Invalid params: {method}'s `params` must be an object; found {kind}")
+        } else {
+            format!("Invalid params: {method} needs `params`, an object; found {kind}")
+        });
     };
     for (_, name, json_type, required) in expected {
         let value = params.get(*name);
@@ -404,6 +415,36 @@ mod tests {
             ),
             (
                 r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"get","arguments":null}}"#,
+                0,
+                None,
+                "",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{"cursor":5}}"#,
+                -32602,
+                Some(6.into()),
+                "Invalid params: tools/list's `cursor` must be a string; found a number",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":6,"method":"tools/list","params":"x"}"#,
+                -32602,
+                Some(6.into()),
+                "Invalid params: tools/list's `params` must be an object; found a string",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{"cursor":"c"}}"#,
+                0,
+                None,
+                "",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":6,"method":"tools/list"}"#,
+                0,
+                None,
+                "",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":6,"method":"tools/list","params":null}"#,
                 0,
                 None,
                 "",

@@ -318,6 +318,13 @@ fn a_session_over_raw_lines() {
         error["error"]["message"],
         "Invalid params: tools/call needs `params`, an object; found none"
     );
+    // So is a `cursor` that is not a string.
+    let error = session.request(36, "tools/list", json!({"cursor": 5}));
+    assert_eq!(error["error"]["code"], -32602, "{error}");
+    assert_eq!(
+        error["error"]["message"],
+        "Invalid params: tools/list's `cursor` must be a string; found a number"
+    );
     // A second `initialize` is refused.
     let again = session.request(
         35,
