@@ -13,6 +13,9 @@
 //! malformed one. A line longer than [`MAX_LINE_BYTES`] is answered
 //! `-32600` and skipped without being held in memory.
 //!
+//! rmcp names an unknown method alone as the message of its `-32601`
+//! (method not found); this transport sends `Method not found: NAME`.
+//!
 //! rmcp reads a request of a method it knows whose parameters do not fit as
 //! a request of an unknown method, which it answers `-32601` (method not
 //! found), or reads a `tools/list` with a `cursor` that is not a string as
@@ -23,7 +26,7 @@ use std::future::Future;
 use std::io;
 use std::sync::Arc;
 
-use rmcp::model::{ClientJsonRpcMessage, ErrorData, RequestId, ServerJsonRpcMessage};
+use rmcp::model::{ClientJsonRpcMessage, ErrorCode, ErrorData, RequestId, ServerJsonRpcMessage};
 use rmcp::service::RoleServer;
 use rmcp::transport::Transport;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
@@ -147,8 +150,9 @@ where
 
     fn send(
         &mut self,
-        item: ServerJsonRpcMessage,
+        mut item: ServerJsonRpcMessage,
     ) -> impl Future<Output = Result<(), io::Error>> + Send + 'static {
+        say_method_not_found(&mut item);
         let write = self.write.clone();
         async move { write_message(&write, &item).await }
     }
@@ -172,6 +176,18 @@ where
 
     async fn close(&mut self) -> Result<(), io::Error> {
         self.write.lock().await.shutdown().await
+    }
+}
+
+/// rmcp answers a method it does not serve `-32601` with the method's name
+/// alone as the message; this says what that name is, in the words
+/// JSON-RPC 2.0 gives the code, as the other errors here do:
+/// `Method not found: foo/bar`.
+fn say_method_not_found(message: &mut ServerJsonRpcMessage) {
+    if let ServerJsonRpcMessage::Error(error) = message
+        && error.error.code == ErrorCode::METHOD_NOT_FOUND
+    {
+        error.error.message = format!("Method not found: {}", error.error.message).into();
     }
 }
 

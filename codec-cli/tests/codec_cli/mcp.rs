@@ -340,6 +340,17 @@ fn a_session_over_raw_lines() {
     // An unknown method too, and the session goes on.
     let unknown = session.request(21, "resources/explode", json!({}));
     assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
+    assert_eq!(
+        unknown["error"]["message"],
+        "Method not found: resources/explode"
+    );
+    // One rmcp knows but this server does not serve, too.
+    let unserved = session.request(23, "prompts/list", json!({}));
+    assert_eq!(unserved["error"]["code"], -32601, "{unserved}");
+    assert_eq!(
+        unserved["error"]["message"],
+        "Method not found: prompts/list"
+    );
     assert_eq!(session.request(22, "ping", json!({}))["result"], json!({}));
     session.finish();
 }
