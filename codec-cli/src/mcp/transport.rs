@@ -50,6 +50,8 @@ pub(crate) struct LineTransport<R, W> {
     line: Vec<u8>,
     /// Skipping the rest of a line that was too long.
     discarding: bool,
+    /// Whether an `initialize` request was passed on to rmcp.
+    initialized: bool,
     /// Every message is written whole under this lock, so replies to bad
     /// lines never interleave with rmcp's own.
     write: Arc<Mutex<W>>,
@@ -77,6 +79,7 @@ where
             read: BufReader::new(read),
             line: Vec::new(),
             discarding: false,
+            initialized: false,
             write: Arc::new(Mutex::new(write)),
             max_line: MAX_LINE_BYTES,
         }
@@ -166,7 +169,7 @@ where
                 Err(_) => return None,
             }
             let line = std::mem::take(&mut self.line);
-            match read_message(&line) {
+            match read_message(&line, &mut self.initialized) {
                 Line::Message(message) => return Some(*message),
                 Line::Nothing => {}
                 Line::Broken(error) => self.reply(*error),
@@ -203,8 +206,17 @@ async fn write_message<W: AsyncWrite + Unpin>(
     write.flush().await
 }
 
-/// What a line (its newline included) holds.
-fn read_message(line: &[u8]) -> Line {
+/// The answer to an `initialize` after the first: the lifecycle has one
+/// initialization phase.
+pub(crate) fn already_initialized() -> ErrorData {
+    ErrorData::invalid_request("Invalid Request: the session is already initialized", None)
+}
+
+/// What a line (its newline included) holds. `initialized` says whether
+/// an `initialize` request was passed on already, and is set when this one
+/// is: the session's state is checked before a request's parameters, so a
+/// second `initialize` is refused as one whatever its parameters.
+fn read_message(line: &[u8], initialized: &mut bool) -> Line {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     let line = line.strip_prefix(BOM).unwrap_or(line);
@@ -223,17 +235,29 @@ fn read_message(line: &[u8]) -> Line {
     let id = json.get("id").and_then(readable_id);
     let is_notification =
         json.get("method").is_some_and(serde_json::Value::is_string) && json.get("id").is_none();
+    let method = json.get("method").and_then(serde_json::Value::as_str);
+    let is_initialize = id.is_some() && method == Some("initialize");
     if let Some(id) = &id
-        && let Some(method) = json.get("method").and_then(serde_json::Value::as_str)
-        && let Some(message) = invalid_params(method, json.get("params"))
+        && let Some(method) = method
     {
-        return Line::Broken(Box::new(ServerJsonRpcMessage::error(
-            ErrorData::invalid_params(message, None),
-            Some(id.clone()),
-        )));
+        let error = if is_initialize && *initialized {
+            Some(already_initialized())
+        } else {
+            invalid_params(method, json.get("params"))
+                .map(|message| ErrorData::invalid_params(message, None))
+        };
+        if let Some(error) = error {
+            return Line::Broken(Box::new(ServerJsonRpcMessage::error(
+                error,
+                Some(id.clone()),
+            )));
+        }
     }
     match serde_json::from_value::<ClientJsonRpcMessage>(json) {
-        Ok(message) => Line::Message(Box::new(message)),
+        Ok(message) => {
+            *initialized |= is_initialize;
+            Line::Message(Box::new(message))
+        }
         // A server never answers a notification (JSON-RPC 2.0 §4.1),
         // and MCP clients send some that rmcp does not know.
         Err(_) if is_notification => Line::Nothing,
@@ -336,7 +360,7 @@ mod tests {
     /// The JSON of the answer to `line`, or `None` for a message or
     /// nothing.
     fn answer(line: &str) -> Option<serde_json::Value> {
-        match read_message(line.as_bytes()) {
+        match read_message(line.as_bytes(), &mut false) {
             Line::Broken(error) => Some(serde_json::to_value(&*error).unwrap()),
             Line::Message(_) | Line::Nothing => None,
         }
@@ -497,9 +521,44 @@ mod tests {
             assert!(text.starts_with(message), "{line}: {text}");
         }
         assert!(matches!(
-            read_message(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n"),
+            read_message(
+                b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n",
+                &mut false
+            ),
             Line::Message(_)
         ));
+    }
+
+    /// A second `initialize` is refused as one, whatever its parameters;
+    /// before the first, bad parameters are invalid params.
+    #[test]
+    fn a_second_initialize_is_refused_before_its_params_are_read() {
+        let good = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}"#;
+        let bad = r#"{"jsonrpc":"2.0","id":2,"method":"initialize","params":{}}"#;
+        let code = |line: Line| match line {
+            Line::Broken(error) => serde_json::to_value(&*error).unwrap()["error"].clone(),
+            Line::Message(_) => serde_json::Value::from("a message"),
+            Line::Nothing => serde_json::Value::from("nothing"),
+        };
+        let mut initialized = false;
+        assert_eq!(
+            code(read_message(bad.as_bytes(), &mut initialized))["code"],
+            -32602
+        );
+        assert!(!initialized);
+        assert_eq!(
+            code(read_message(good.as_bytes(), &mut initialized)),
+            "a message"
+        );
+        assert!(initialized);
+        for line in [bad, good] {
+            let error = code(read_message(line.as_bytes(), &mut initialized));
+            assert_eq!(error["code"], -32600, "{line}");
+            assert_eq!(
+                error["message"],
+                "Invalid Request: the session is already initialized"
+            );
+        }
     }
 
     /// Over a pipe: a line too long is answered and skipped, and the next

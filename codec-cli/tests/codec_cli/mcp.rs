@@ -337,6 +337,19 @@ fn a_session_over_raw_lines() {
         again["error"]["message"],
         "Invalid Request: the session is already initialized"
     );
+    // The session's state is checked first: with parameters that do not
+    // fit, it is the same answer.
+    for (id, params) in (37..).zip([json!({}), json!({"protocolVersion": 1})]) {
+        let again = session.request(id, "initialize", params.clone());
+        assert_eq!(again["error"]["code"], -32600, "{params}: {again}");
+        assert_eq!(
+            again["error"]["message"],
+            "Invalid Request: the session is already initialized"
+        );
+    }
+    session.send(&json!({"jsonrpc": "2.0", "id": 39, "method": "initialize"}));
+    let again = session.answer();
+    assert_eq!(again["error"]["code"], -32600, "{again}");
     // An unknown method too, and the session goes on.
     let unknown = session.request(21, "resources/explode", json!({}));
     assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
