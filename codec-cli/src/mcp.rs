@@ -484,17 +484,16 @@ impl ServerHandler for Server {
     }
 
     /// The handshake, once: a second `initialize` is an invalid request
-    /// (the lifecycle has one initialization phase).
+    /// (the lifecycle has one initialization phase). The stdio transport
+    /// refuses it first, before it checks the parameters; this holds the
+    /// rule for any transport.
     async fn initialize(
         &self,
         request: InitializeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, ErrorData> {
         if self.0.initialized.swap(true, Ordering::Relaxed) {
-            return Err(ErrorData::invalid_request(
-                "Invalid Request: the session is already initialized",
-                None,
-            ));
+            return Err(transport::already_initialized());
         }
         context.peer.set_peer_info(request.clone());
         self.negotiate_initialize(&request)

@@ -13,16 +13,20 @@
 //! malformed one. A line longer than [`MAX_LINE_BYTES`] is answered
 //! `-32600` and skipped without being held in memory.
 //!
+//! rmcp names an unknown method alone as the message of its `-32601`
+//! (method not found); this transport sends `Method not found: NAME`.
+//!
 //! rmcp reads a request of a method it knows whose parameters do not fit as
 //! a request of an unknown method, which it answers `-32601` (method not
-//! found); this transport answers such a `tools/call` or `initialize`
-//! itself, `-32602` (invalid params) naming the parameter.
+//! found), or reads a `tools/list` with a `cursor` that is not a string as
+//! one without; this transport answers such a `tools/call`, `tools/list`
+//! or `initialize` itself, `-32602` (invalid params) naming the parameter.
 
 use std::future::Future;
 use std::io;
 use std::sync::Arc;
 
-use rmcp::model::{ClientJsonRpcMessage, ErrorData, RequestId, ServerJsonRpcMessage};
+use rmcp::model::{ClientJsonRpcMessage, ErrorCode, ErrorData, RequestId, ServerJsonRpcMessage};
 use rmcp::service::RoleServer;
 use rmcp::transport::Transport;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
@@ -46,6 +50,8 @@ pub(crate) struct LineTransport<R, W> {
     line: Vec<u8>,
     /// Skipping the rest of a line that was too long.
     discarding: bool,
+    /// Whether an `initialize` request was passed on to rmcp.
+    initialized: bool,
     /// Every message is written whole under this lock, so replies to bad
     /// lines never interleave with rmcp's own.
     write: Arc<Mutex<W>>,
@@ -73,6 +79,7 @@ where
             read: BufReader::new(read),
             line: Vec::new(),
             discarding: false,
+            initialized: false,
             write: Arc::new(Mutex::new(write)),
             max_line: MAX_LINE_BYTES,
         }
@@ -146,8 +153,9 @@ where
 
     fn send(
         &mut self,
-        item: ServerJsonRpcMessage,
+        mut item: ServerJsonRpcMessage,
     ) -> impl Future<Output = Result<(), io::Error>> + Send + 'static {
+        say_method_not_found(&mut item);
         let write = self.write.clone();
         async move { write_message(&write, &item).await }
     }
@@ -161,7 +169,7 @@ where
                 Err(_) => return None,
             }
             let line = std::mem::take(&mut self.line);
-            match read_message(&line) {
+            match read_message(&line, &mut self.initialized) {
                 Line::Message(message) => return Some(*message),
                 Line::Nothing => {}
                 Line::Broken(error) => self.reply(*error),
@@ -171,6 +179,18 @@ where
 
     async fn close(&mut self) -> Result<(), io::Error> {
         self.write.lock().await.shutdown().await
+    }
+}
+
+/// rmcp answers a method it does not serve `-32601` with the method's name
+/// alone as the message; this says what that name is, in the words
+/// JSON-RPC 2.0 gives the code, as the other errors here do:
+/// `Method not found: foo/bar`.
+fn say_method_not_found(message: &mut ServerJsonRpcMessage) {
+    if let ServerJsonRpcMessage::Error(error) = message
+        && error.error.code == ErrorCode::METHOD_NOT_FOUND
+    {
+        error.error.message = format!("Method not found: {}", error.error.message).into();
     }
 }
 
@@ -186,8 +206,17 @@ async fn write_message<W: AsyncWrite + Unpin>(
     write.flush().await
 }
 
-/// What a line (its newline included) holds.
-fn read_message(line: &[u8]) -> Line {
+/// The answer to an `initialize` after the first: the lifecycle has one
+/// initialization phase.
+pub(crate) fn already_initialized() -> ErrorData {
+    ErrorData::invalid_request("Invalid Request: the session is already initialized", None)
+}
+
+/// What a line (its newline included) holds. `initialized` says whether
+/// an `initialize` request was passed on already, and is set when this one
+/// is: the session's state is checked before a request's parameters, so a
+/// second `initialize` is refused as one whatever its parameters.
+fn read_message(line: &[u8], initialized: &mut bool) -> Line {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     let line = line.strip_prefix(BOM).unwrap_or(line);
@@ -206,17 +235,29 @@ fn read_message(line: &[u8]) -> Line {
     let id = json.get("id").and_then(readable_id);
     let is_notification =
         json.get("method").is_some_and(serde_json::Value::is_string) && json.get("id").is_none();
+    let method = json.get("method").and_then(serde_json::Value::as_str);
+    let is_initialize = id.is_some() && method == Some("initialize");
     if let Some(id) = &id
-        && let Some(method) = json.get("method").and_then(serde_json::Value::as_str)
-        && let Some(message) = invalid_params(method, json.get("params"))
+        && let Some(method) = method
     {
-        return Line::Broken(Box::new(ServerJsonRpcMessage::error(
-            ErrorData::invalid_params(message, None),
-            Some(id.clone()),
-        )));
+        let error = if is_initialize && *initialized {
+            Some(already_initialized())
+        } else {
+            invalid_params(method, json.get("params"))
+                .map(|message| ErrorData::invalid_params(message, None))
+        };
+        if let Some(error) = error {
+            return Line::Broken(Box::new(ServerJsonRpcMessage::error(
+                error,
+                Some(id.clone()),
+            )));
+        }
     }
     match serde_json::from_value::<ClientJsonRpcMessage>(json) {
-        Ok(message) => Line::Message(Box::new(message)),
+        Ok(message) => {
+            *initialized |= is_initialize;
+            Line::Message(Box::new(message))
+        }
         // A server never answers a notification (JSON-RPC 2.0 §4.1),
         // and MCP clients send some that rmcp does not know.
         Err(_) if is_notification => Line::Nothing,
@@ -233,6 +274,7 @@ fn read_message(line: &[u8]) -> Line {
 const PARAMS: &[(&str, &str, JsonType, bool)] = &[
     ("tools/call", "name", JsonType::String, true),
     ("tools/call", "arguments", JsonType::Object, false),
+    ("tools/list", "cursor", JsonType::String, false),
     ("initialize", "protocolVersion", JsonType::String, true),
     ("initialize", "capabilities", JsonType::Object, true),
     ("initialize", "clientInfo", JsonType::Object, true),
@@ -246,16 +288,25 @@ enum JsonType {
 }
 
 /// What is wrong with the `params` of a request of `method`, if it is one
-/// whose parameters [`PARAMS`] lists: no `params` object, or a parameter
+/// whose parameters [`PARAMS`] lists: no `params` object (which may be
+/// left out, or `null`, when every parameter is optional), or a parameter
 /// missing or of the wrong type (an optional one may be `null`).
 fn invalid_params(method: &str, params: Option<&serde_json::Value>) -> Option<String> {
-    let mut expected = PARAMS.iter().filter(|(m, ..)| *m == method).peekable();
-    expected.peek()?;
+    let expected: Vec<_> = PARAMS.iter().filter(|(m, ..)| *m == method).collect();
+    if expected.is_empty() {
+        return None;
+    }
+    let optional = expected.iter().all(|(.., required)| !required);
+    if optional && matches!(params, None | Some(serde_json::Value::Null)) {
+        return None;
+    }
     let Some(serde_json::Value::Object(params)) = params else {
-        return Some(format!(
-            "Invalid params: {method} needs `params`, an object; found {}",
-            json_kind(params)
-        ));
+        let kind = json_kind(params);
+        return Some(if optional {
+            format!("Invalid params: {method}'s `params` must be an object; found {kind}")
+        } else {
+            format!("Invalid params: {method} needs `params`, an object; found {kind}")
+        });
     };
     for (_, name, json_type, required) in expected {
         let value = params.get(*name);
@@ -309,7 +360,7 @@ mod tests {
     /// The JSON of the answer to `line`, or `None` for a message or
     /// nothing.
     fn answer(line: &str) -> Option<serde_json::Value> {
-        match read_message(line.as_bytes()) {
+        match read_message(line.as_bytes(), &mut false) {
             Line::Broken(error) => Some(serde_json::to_value(&*error).unwrap()),
             Line::Message(_) | Line::Nothing => None,
         }
@@ -408,6 +459,36 @@ mod tests {
                 None,
                 "",
             ),
+            (
+                r#"{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{"cursor":5}}"#,
+                -32602,
+                Some(6.into()),
+                "Invalid params: tools/list's `cursor` must be a string; found a number",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":6,"method":"tools/list","params":"x"}"#,
+                -32602,
+                Some(6.into()),
+                "Invalid params: tools/list's `params` must be an object; found a string",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{"cursor":"c"}}"#,
+                0,
+                None,
+                "",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":6,"method":"tools/list"}"#,
+                0,
+                None,
+                "",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":6,"method":"tools/list","params":null}"#,
+                0,
+                None,
+                "",
+            ),
             ("42", -32600, None, "Invalid Request: "),
             // Notifications are never answered, broken or not.
             (
@@ -440,9 +521,44 @@ mod tests {
             assert!(text.starts_with(message), "{line}: {text}");
         }
         assert!(matches!(
-            read_message(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n"),
+            read_message(
+                b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n",
+                &mut false
+            ),
             Line::Message(_)
         ));
+    }
+
+    /// A second `initialize` is refused as one, whatever its parameters;
+    /// before the first, bad parameters are invalid params.
+    #[test]
+    fn a_second_initialize_is_refused_before_its_params_are_read() {
+        let good = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}"#;
+        let bad = r#"{"jsonrpc":"2.0","id":2,"method":"initialize","params":{}}"#;
+        let code = |line: Line| match line {
+            Line::Broken(error) => serde_json::to_value(&*error).unwrap()["error"].clone(),
+            Line::Message(_) => serde_json::Value::from("a message"),
+            Line::Nothing => serde_json::Value::from("nothing"),
+        };
+        let mut initialized = false;
+        assert_eq!(
+            code(read_message(bad.as_bytes(), &mut initialized))["code"],
+            -32602
+        );
+        assert!(!initialized);
+        assert_eq!(
+            code(read_message(good.as_bytes(), &mut initialized)),
+            "a message"
+        );
+        assert!(initialized);
+        for line in [bad, good] {
+            let error = code(read_message(line.as_bytes(), &mut initialized));
+            assert_eq!(error["code"], -32600, "{line}");
+            assert_eq!(
+                error["message"],
+                "Invalid Request: the session is already initialized"
+            );
+        }
     }
 
     /// Over a pipe: a line too long is answered and skipped, and the next

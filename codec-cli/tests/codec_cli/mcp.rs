@@ -318,6 +318,13 @@ fn a_session_over_raw_lines() {
         error["error"]["message"],
         "Invalid params: tools/call needs `params`, an object; found none"
     );
+    // So is a `cursor` that is not a string.
+    let error = session.request(36, "tools/list", json!({"cursor": 5}));
+    assert_eq!(error["error"]["code"], -32602, "{error}");
+    assert_eq!(
+        error["error"]["message"],
+        "Invalid params: tools/list's `cursor` must be a string; found a number"
+    );
     // A second `initialize` is refused.
     let again = session.request(
         35,
@@ -330,9 +337,33 @@ fn a_session_over_raw_lines() {
         again["error"]["message"],
         "Invalid Request: the session is already initialized"
     );
+    // The session's state is checked first: with parameters that do not
+    // fit, it is the same answer.
+    for (id, params) in (37..).zip([json!({}), json!({"protocolVersion": 1})]) {
+        let again = session.request(id, "initialize", params.clone());
+        assert_eq!(again["error"]["code"], -32600, "{params}: {again}");
+        assert_eq!(
+            again["error"]["message"],
+            "Invalid Request: the session is already initialized"
+        );
+    }
+    session.send(&json!({"jsonrpc": "2.0", "id": 39, "method": "initialize"}));
+    let again = session.answer();
+    assert_eq!(again["error"]["code"], -32600, "{again}");
     // An unknown method too, and the session goes on.
     let unknown = session.request(21, "resources/explode", json!({}));
     assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
+    assert_eq!(
+        unknown["error"]["message"],
+        "Method not found: resources/explode"
+    );
+    // One rmcp knows but this server does not serve, too.
+    let unserved = session.request(23, "prompts/list", json!({}));
+    assert_eq!(unserved["error"]["code"], -32601, "{unserved}");
+    assert_eq!(
+        unserved["error"]["message"],
+        "Method not found: prompts/list"
+    );
     assert_eq!(session.request(22, "ping", json!({}))["result"], json!({}));
     session.finish();
 }

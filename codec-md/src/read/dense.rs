@@ -12,7 +12,7 @@ use crate::error::ParseError;
 use crate::read::default::{self, DefaultReading};
 use crate::read::inline::{self, Refs, is_blank};
 use crate::read::lexer::{self, ContainerFence, Reading};
-use crate::read::table::Row;
+use crate::read::table::{self, Row};
 
 /// Reads the dense profile ([`Profile::Dense`]) back: [`parse`]'s reading,
 /// plus its tables, its fenced `json` blocks and a document's JSON
@@ -119,7 +119,9 @@ fn json_paragraph(text: &str, line: usize) -> Result<Option<Value>, ParseError> 
 /// A path of n keys puts its cells n + 1 deep (the table, then the row
 /// and the path's objects): a path or a cell that would go deeper than
 /// [`DEFAULT_MAX_DEPTH`] is an error at its cell, before anything is
-/// built, so no header can build a value too deep to drop.
+/// built, so no header can build a value too deep to drop. A path that
+/// an earlier column has is an error at its header cell, as in the
+/// default reader: a row cannot hold both columns' cells.
 fn table(header: &Row<'_>, rows: &[Row<'_>]) -> Result<Value, ParseError> {
     let cells: Vec<&str> = header.cells().collect();
     let keyed = cells.len() > 1 && cells[0].trim_matches(is_blank).is_empty();
@@ -137,6 +139,13 @@ fn table(header: &Row<'_>, rows: &[Row<'_>]) -> Result<Value, ParseError> {
             .into_iter()
             .map(|key| inline::decode(key, Refs::All).text);
         paths.push(keys.collect());
+    }
+    if let Some(i) = table::repeated_column(&paths) {
+        return Err(ParseError::expected(
+            table::DISTINCT_COLUMN,
+            header.line,
+            header.column(i + usize::from(keyed)),
+        ));
     }
     let order = Order::of(&paths);
     let mut array = Vec::new();

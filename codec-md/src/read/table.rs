@@ -102,10 +102,11 @@ pub(crate) const DELIMITER_CELL: &str = "a delimiter cell `---`";
 /// one name, and a reader that kept one would lose the other's cells.
 pub(crate) const DISTINCT_COLUMN: &str = "a column name that no earlier column has";
 
-/// The index of the first column whose name an earlier column has.
-pub(crate) fn repeated_column(columns: &[String]) -> Option<usize> {
+/// The index of the first column whose name (or, in a dense table, path)
+/// an earlier column has.
+pub(crate) fn repeated_column<T: Eq + std::hash::Hash>(columns: &[T]) -> Option<usize> {
     let mut seen = std::collections::HashSet::with_capacity(columns.len());
-    columns.iter().position(|c| !seen.insert(c.as_str()))
+    columns.iter().position(|c| !seen.insert(c))
 }
 
 /// A [`ParseErrorKind::CellCount`] error at the end of `text` when `cells`

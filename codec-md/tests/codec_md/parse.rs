@@ -307,8 +307,8 @@ fn blocks_in_a_paragraph_s_place_are_refused() {
 
 /// A table never loses a cell: a column named twice is an error at its
 /// second header cell, a row longer than the header at its end, in every
-/// reader (the dense reader finds the repeated column where two cells
-/// meet); a short row still leaves out its last members.
+/// reader (a dense table's column paths too, whether or not a row fills
+/// both); a short row still leaves out its last members.
 #[test]
 fn tables_lose_no_cell() {
     let repeated = "a column name that no earlier column has";
@@ -322,9 +322,26 @@ fn tables_lose_no_cell() {
             (1, 4),
             repeated,
         ),
+        ("parse_dense", "|a|a|\n|---|---|\n|1|2|\n", (1, 4), repeated),
+        ("parse_dense", "|a|a|\n|---|---|\n|1||\n", (1, 4), repeated),
+        ("parse_dense", "|a|a|\n|---|---|\n", (1, 4), repeated),
         (
             "parse_dense",
-            "|a|a|\n|---|---|\n|1|2|\n",
+            "| |a.b|x|a.b|\n|---|---|---|---|\n",
+            (1, 10),
+            repeated,
+        ),
+        (
+            "parse_dense",
+            "|a.b|a&#46;b|a.b|\n|---|---|---|\n",
+            (1, 14),
+            repeated,
+        ),
+        // Distinct paths, one through the other's cell: an error where a
+        // row fills both.
+        (
+            "parse_dense",
+            "|a|a.b|\n|---|---|\n|1|2|\n",
             (3, 1),
             "column paths that do not pass through another column's cell",
         ),

@@ -172,6 +172,12 @@ fn issue_41_reproducers_are_refused() {
             (1, 4),
         ),
         (
+            "md_parse_dense/repeated-column",
+            codec_md::parse_dense,
+            expected("a column name that no earlier column has"),
+            (1, 4),
+        ),
+        (
             "md_parse/long-row",
             codec_md::parse,
             long_row.clone(),
