@@ -30,6 +30,11 @@
 //! generic path for `T` (`CodecExt::encode`), so the codec's fast path
 //! (codec-json's writer, a tape for codec-md and codec-mcp) runs with
 //! static dispatch, as in a handler that called the codec itself.
+//!
+//! The handover also carries the data's version when the handler
+//! supplies one ([`Negotiated::validator`]): with response headers that
+//! send an `ETag`, the layer derives it from the version and answers a
+//! request that holds it `304` before encoding anything.
 
 use std::fmt;
 use std::future::Future;
