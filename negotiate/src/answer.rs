@@ -97,25 +97,25 @@ pub(crate) fn answer(
     };
     let (mut parts, ()) = Response::new(()).into_parts();
     parts.status = status;
-    if let (Some(policy), Some(validator)) = (policy, validator) {
-        let request = RequestFacts::new(method, uri, headers);
-        if let Some(unchanged) = policy.unchanged(&request, &selection, validator, status) {
-            let body = Vec::new();
-            return policy.respond(negotiator, &request, &selection, &unchanged, parts, body);
-        }
+    // What the policy reads of the request, taken once.
+    let request = policy.map(|_| RequestFacts::new(method, uri, headers));
+    if let (Some(policy), Some(request), Some(validator)) = (policy, &request, validator)
+        && let Some(unchanged) = policy.unchanged(request, &selection, validator, status)
+    {
+        let body = Vec::new();
+        return policy.respond(negotiator, request, &selection, &unchanged, parts, body);
     }
     let accept = headers.get_all(ACCEPT);
     let selection = match encode_or_fall_back(negotiator, selection, accept, encode, &mut body) {
         Ok(written) => written,
         Err(error) => return encode_failure(selection.format(), &error),
     };
-    match policy {
-        Some(policy) => {
+    match (policy, request) {
+        (Some(policy), Some(request)) => {
             let representation = match validator {
                 Some(validator) => policy.describe_validated(&selection, validator, &body),
                 None => policy.describe(&selection, &body),
             };
-            let request = RequestFacts::new(method, uri, headers);
             policy.respond(
                 negotiator,
                 &request,
@@ -125,7 +125,7 @@ pub(crate) fn answer(
                 body,
             )
         }
-        None => build(&selection, parts, body, None),
+        _ => build(&selection, parts, body, None),
     }
 }
 
