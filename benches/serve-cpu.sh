@@ -6,11 +6,15 @@
 # alone and subtracted. RUNS runs each (3), alternating, the fastest kept;
 # prints a markdown table of microseconds per response and each column's
 # ratio to the first.
-# Usage: [RUNS=N] bash benches/serve-cpu.sh [serve|standard|actix|json|dense] [INPUT...]
+# Usage: [RUNS=N] bash benches/serve-cpu.sh [serve|standard|validated|actix|json|dense] [INPUT...]
 #   INPUT: a dataset, or DATASET-ROWS, its first ROWS rows (`tabular-1`, a
 #     one-row response: its fixed cost); default the eight and the two 20-row ones.
 #   serve (default): axum::Json, then negotiated json, md and mcp, through
 #     the serve routers;
+#   standard: axum::Json, then json, md and mcp behind the README's
+#     layer, `agent_codecs::standard().layer()`;
+#   validated: the same with a validator the handler supplies
+#     (`Negotiated(data).validator(..)`), the ETag derived from it;
 #   actix: actix-web's web::Json, then its negotiated json, md and mcp
 #     (`negotiate::actix::Negotiated`), through in-process actix apps;
 #   json: axum::Json and negotiated json only (with RUNS=7, the figures

@@ -6,7 +6,7 @@
 # the same on a busy machine as on a quiet one, for the same binary.
 # Prints a markdown table of instructions per response and each column's
 # ratio to the first.
-# Usage: bash benches/serve-instructions.sh [serve|standard|actix|json|dense] [INPUT...]
+# Usage: bash benches/serve-instructions.sh [serve|standard|validated|actix|json|dense] [INPUT...]
 #   the modes and inputs of serve-cpu.sh (see there).
 set -euo pipefail
 source "$(dirname "$0")/serve-routes.sh"

@@ -1,12 +1,12 @@
 # Sourced by serve-cpu.sh and serve-instructions.sh: builds
-# encode-profile and reads their arguments, `[serve|standard|actix|json|dense]
+# encode-profile and reads their arguments, `[serve|standard|validated|actix|json|dense]
 # [INPUT...]`, into `bin`, `mode`, `inputs` and `whats` (the routes or
 # codecs, the baseline first), and prints a table's header.
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 cargo build -q --release -p benches --bin encode-profile
 bin=${CARGO_TARGET_DIR:-target}/release/encode-profile
 mode=serve
-if [ $# -gt 0 ] && { [ "$1" = serve ] || [ "$1" = standard ] || [ "$1" = actix ] || [ "$1" = json ] || [ "$1" = dense ]; }; then mode=$1; shift; fi
+if [ $# -gt 0 ] && { [ "$1" = serve ] || [ "$1" = standard ] || [ "$1" = validated ] || [ "$1" = actix ] || [ "$1" = json ] || [ "$1" = dense ]; }; then mode=$1; shift; fi
 inputs=("$@")
 [ ${#inputs[@]} -eq 0 ] && inputs=(tabular nested analytics github event-logs nested-config keyed nested-group tabular-20 nested-20)
 if [ "$mode" = serve ]; then
@@ -15,6 +15,11 @@ elif [ "$mode" = standard ]; then
   # The README's layer, `agent_codecs::standard().layer()`: the same
   # codecs with the standard response headers.
   whats=("serve:axum::Json" "serve:standard json" "serve:standard md" "serve:standard mcp")
+elif [ "$mode" = validated ]; then
+  # The README's layer with a validator the handler supplies
+  # (`Negotiated(data).validator(..)`): the ETag derived from it, the
+  # body not hashed.
+  whats=("serve:axum::Json" "serve:validated json" "serve:validated md" "serve:validated mcp")
 elif [ "$mode" = actix ]; then
   # The same codecs on actix-web, against its own `web::Json`.
   whats=("serve:actix web::Json" "serve:actix negotiated json" "serve:actix negotiated md" "serve:actix negotiated mcp")

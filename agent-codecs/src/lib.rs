@@ -26,7 +26,11 @@
 //! client `application/vnd.mcp+json` a `CallToolResult`, and every answer
 //! an `ETag`, `Link` alternates and `Vary: Accept`. The handler returns
 //! its data once; the layer encodes it in the format the request asked
-//! for (its `Accept`, `?format=md`, or its agent's `User-Agent`).
+//! for (its `Accept`, `?format=md`, or its agent's `User-Agent`). A
+//! handler that knows its data's version returns
+//! `Negotiated(data).validator(version)`: the `ETag` is then derived from
+//! the version instead of hashed from the body, and a `304` costs no
+//! encoding.
 //!
 //! This crate is the one dependency of a service that answers agents. It
 //! re-exports the workspace's crates, one feature each, and builds their

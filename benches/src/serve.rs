@@ -4,7 +4,10 @@
 //! bare [`NegotiateLayer`] with the real codecs (codec-json, codec-md's
 //! default profile, codec-mcp's defaults), and once behind the layer the
 //! README hands out, `agent_codecs::standard().layer()`: the same codecs
-//! with the standard response headers (`ETag`, `Link`, `Vary`).
+//! with the standard response headers (`ETag`, `Link`, `Vary`); and
+//! behind that layer again with a validator the handler supplies
+//! (`Negotiated(data).validator(..)`), from which the layer derives the
+//! `ETag` instead of hashing the body.
 //!
 //! Each call builds a `GET /` request with the [`Accept`](Route::accept)
 //! of one route, sends it with `tower::ServiceExt::oneshot`, and collects
@@ -106,6 +109,14 @@ pub enum Route {
     StandardMarkdown,
     /// ... to MCP.
     StandardMcp,
+    /// `Negotiated(data).validator(VALIDATOR)` behind
+    /// `agent_codecs::standard().layer()`, negotiated to JSON: the `ETag`
+    /// derived from the validator, not hashed from the body.
+    ValidatedJson,
+    /// ... to markdown.
+    ValidatedMarkdown,
+    /// ... to MCP.
+    ValidatedMcp,
     /// actix-web's `web::Json(data)`: the actix baseline.
     ActixJson,
     /// `negotiate::actix::Negotiated(data)` in an actix `App` with a
@@ -119,7 +130,7 @@ pub enum Route {
 
 impl Route {
     /// The axum routes, their baseline (`axum::Json`) first.
-    pub const AXUM: [Route; 7] = [
+    pub const AXUM: [Route; 10] = [
         Route::AxumJson,
         Route::Json,
         Route::Markdown,
@@ -127,6 +138,9 @@ impl Route {
         Route::StandardJson,
         Route::StandardMarkdown,
         Route::StandardMcp,
+        Route::ValidatedJson,
+        Route::ValidatedMarkdown,
+        Route::ValidatedMcp,
     ];
 
     /// The actix-web routes, their baseline (`web::Json`) first.
@@ -138,7 +152,7 @@ impl Route {
     ];
 
     /// Every route.
-    pub const ALL: [Route; 11] = [
+    pub const ALL: [Route; 14] = [
         Route::AxumJson,
         Route::Json,
         Route::Markdown,
@@ -146,6 +160,9 @@ impl Route {
         Route::StandardJson,
         Route::StandardMarkdown,
         Route::StandardMcp,
+        Route::ValidatedJson,
+        Route::ValidatedMarkdown,
+        Route::ValidatedMcp,
         Route::ActixJson,
         Route::ActixNegotiatedJson,
         Route::ActixMarkdown,
@@ -162,6 +179,9 @@ impl Route {
             Route::StandardJson => "standard json",
             Route::StandardMarkdown => "standard md",
             Route::StandardMcp => "standard mcp",
+            Route::ValidatedJson => "validated json",
+            Route::ValidatedMarkdown => "validated md",
+            Route::ValidatedMcp => "validated mcp",
             Route::ActixJson => "actix web::Json",
             Route::ActixNegotiatedJson => "actix negotiated json",
             Route::ActixMarkdown => "actix negotiated md",
@@ -175,22 +195,30 @@ impl Route {
             Route::AxumJson
             | Route::Json
             | Route::StandardJson
+            | Route::ValidatedJson
             | Route::ActixJson
             | Route::ActixNegotiatedJson => "application/json",
-            Route::Markdown | Route::StandardMarkdown | Route::ActixMarkdown => "text/markdown",
-            Route::Mcp | Route::StandardMcp | Route::ActixMcp => "application/vnd.mcp+json",
+            Route::Markdown
+            | Route::StandardMarkdown
+            | Route::ValidatedMarkdown
+            | Route::ActixMarkdown => "text/markdown",
+            Route::Mcp | Route::StandardMcp | Route::ValidatedMcp | Route::ActixMcp => {
+                "application/vnd.mcp+json"
+            }
         }
     }
 }
 
-/// The three routers: `axum::Json` alone, the negotiated route behind
-/// the bare layer, and behind the standard one; and the two actix apps,
-/// `web::Json` and the negotiated route.
+/// The four routers: `axum::Json` alone, the negotiated route behind
+/// the bare layer, behind the standard one, and behind the standard one
+/// with a validator; and the two actix apps, `web::Json` and the
+/// negotiated route.
 #[derive(Clone)]
 pub struct Server {
     plain: Router,
     negotiated: Router,
     standard: Router,
+    validated: Router,
     actix_plain: Actix,
     actix_negotiated: Actix,
 }
@@ -201,6 +229,7 @@ impl fmt::Debug for Server {
             .field("plain", &self.plain)
             .field("negotiated", &self.negotiated)
             .field("standard", &self.standard)
+            .field("validated", &self.validated)
             .finish_non_exhaustive()
     }
 }
@@ -242,6 +271,10 @@ where
     })
 }
 
+/// The validator the validated route's handler supplies: what a service
+/// would read from its data (a row version), here a constant.
+pub const VALIDATOR: &str = "v42";
+
 /// The negotiator of the negotiated route: JSON first (the default), then
 /// markdown and MCP.
 pub fn negotiator() -> Arc<Negotiator> {
@@ -269,11 +302,17 @@ impl Server {
                 .layer(NegotiateLayer::new(negotiator()))
         };
         let layer = agent_codecs::standard().layer();
+        let layer = layer.expect("the standard codecs");
         let standard = {
             let data = data.clone();
             Router::new()
                 .route("/", get(move || async move { Negotiated(data) }))
-                .layer(layer.expect("the standard codecs"))
+                .layer(layer.clone())
+        };
+        let validated = {
+            let data = data.clone();
+            let handler = move || async move { Negotiated(data).validator(VALIDATOR) };
+            Router::new().route("/", get(handler)).layer(layer)
         };
         let actix_plain = {
             let data = data.clone();
@@ -296,6 +335,7 @@ impl Server {
             plain,
             negotiated,
             standard,
+            validated,
             actix_plain,
             actix_negotiated,
         }
@@ -321,6 +361,9 @@ impl Server {
             Route::AxumJson => &self.plain,
             Route::Json | Route::Markdown | Route::Mcp => &self.negotiated,
             Route::StandardJson | Route::StandardMarkdown | Route::StandardMcp => &self.standard,
+            Route::ValidatedJson | Route::ValidatedMarkdown | Route::ValidatedMcp => {
+                &self.validated
+            }
             Route::ActixJson => return (self.actix_plain)(route.accept()),
             Route::ActixNegotiatedJson | Route::ActixMarkdown | Route::ActixMcp => {
                 return (self.actix_negotiated)(route.accept());
@@ -388,11 +431,14 @@ mod tests {
         ] {
             assert_eq!(server.get(axum), server.get(actix), "{}", actix.name());
         }
-        // The standard layer writes the same bodies.
+        // The standard layer writes the same bodies, with a validator too.
         for (bare, standard) in [
             (Route::Json, Route::StandardJson),
             (Route::Markdown, Route::StandardMarkdown),
             (Route::Mcp, Route::StandardMcp),
+            (Route::Json, Route::ValidatedJson),
+            (Route::Markdown, Route::ValidatedMarkdown),
+            (Route::Mcp, Route::ValidatedMcp),
         ] {
             assert_eq!(
                 server.get(bare),
@@ -409,7 +455,8 @@ mod standard_tests {
     use super::*;
 
     /// The standard layer writes what the bare one writes, on every input
-    /// of the serve figures, large ones (cut MCP text) included.
+    /// of the serve figures, large ones (cut MCP text) included, with a
+    /// supplied validator or without.
     #[test]
     fn the_standard_layer_writes_the_bare_layers_bodies() {
         for (label, typed) in inputs() {
@@ -418,6 +465,9 @@ mod standard_tests {
                 (Route::Json, Route::StandardJson),
                 (Route::Markdown, Route::StandardMarkdown),
                 (Route::Mcp, Route::StandardMcp),
+                (Route::Json, Route::ValidatedJson),
+                (Route::Markdown, Route::ValidatedMarkdown),
+                (Route::Mcp, Route::ValidatedMcp),
             ] {
                 assert!(
                     server.get(bare) == server.get(standard),

@@ -148,32 +148,86 @@ const MISSING_NEGOTIATION: &str = "negotiate: this route returns `Negotiated` da
 #[cfg_attr(docsrs, doc(cfg(feature = "actix")))]
 pub struct Negotiated<T>(pub T);
 
+impl<T: Serialize> Negotiated<T> {
+    /// The data with its version, as the service knows it (a database
+    /// row's version, an updated-at, a content hash it already keeps):
+    /// with a [`Negotiation`] whose response headers send an `ETag`, each
+    /// representation's strong `ETag` is derived from the validator and
+    /// the `Content-Type` instead of hashed from the body, and a `GET` or
+    /// `HEAD` whose `If-None-Match` names it is answered `304 Not
+    /// Modified` without encoding the data. The axum
+    /// `Negotiated::validator`, with the same rules: the `ETag` sent
+    /// differs per representation and per validator, and the validator
+    /// must change whenever the data does or the service changes how it
+    /// encodes it.
+    ///
+    /// ```
+    /// use actix_web::Responder;
+    /// use negotiate::actix::Negotiated;
+    ///
+    /// async fn order() -> impl Responder {
+    ///     let (order, version) = (vec!["kettle"], 42u64);
+    ///     Negotiated(order).validator(version.to_string())
+    /// }
+    /// ```
+    pub fn validator(self, validator: impl AsRef<[u8]>) -> impl Responder<Body = BoxBody> {
+        Validated {
+            data: self.0,
+            validator: validator.as_ref().into(),
+        }
+    }
+}
+
+/// [`Negotiated`] data with its validator ([`Negotiated::validator`]).
+struct Validated<T> {
+    data: T,
+    validator: Box<[u8]>,
+}
+
+impl<T: Serialize> Responder for Validated<T> {
+    type Body = BoxBody;
+
+    fn respond_to(self, request: &HttpRequest) -> HttpResponse {
+        respond(request, &self.data, Some(&self.validator))
+    }
+}
+
 impl<T: Serialize> Responder for Negotiated<T> {
     type Body = BoxBody;
 
     fn respond_to(self, request: &HttpRequest) -> HttpResponse {
-        let negotiation = match Negotiation::of(request, std::any::type_name::<T>()) {
-            Ok(negotiation) => negotiation,
-            Err(missing) => return missing,
-        };
-        let (method, uri, headers) = request_parts(request);
-        let encode = |codec: &dyn Codec, out: &mut Vec<u8>| codec.encode(&self.0, out);
-        let body = Vec::with_capacity(negotiation.body_capacity());
-        let response = answer(
-            &negotiation.negotiator,
-            negotiation.headers.as_ref(),
-            (&method, &uri, &headers),
-            StatusCode::OK,
-            encode,
-            body,
-        );
-        if response.status() == StatusCode::OK {
-            let length = response.body().len();
-            negotiation.last_body.store(length, Ordering::Relaxed);
-        }
-        let (parts, body) = response.into_parts();
-        to_actix(parts.status, &parts.headers).body(body)
+        respond(request, &self.0, None)
     }
+}
+
+/// The answer to `request` with `data` (and its validator, when the
+/// handler supplied one).
+fn respond<T: Serialize>(
+    request: &HttpRequest,
+    data: &T,
+    validator: Option<&[u8]>,
+) -> HttpResponse {
+    let negotiation = match Negotiation::of(request, std::any::type_name::<T>()) {
+        Ok(negotiation) => negotiation,
+        Err(missing) => return missing,
+    };
+    let (method, uri, headers) = request_parts(request);
+    let encode = |codec: &dyn Codec, out: &mut Vec<u8>| codec.encode(data, out);
+    let body = Vec::with_capacity(negotiation.body_capacity());
+    let response = answer(
+        &negotiation.negotiator,
+        negotiation.headers.as_ref(),
+        (&method, &uri, &headers),
+        StatusCode::OK,
+        (encode, validator),
+        body,
+    );
+    if response.status() == StatusCode::OK {
+        let length = response.body().len();
+        negotiation.last_body.store(length, Ordering::Relaxed);
+    }
+    let (parts, body) = response.into_parts();
+    to_actix(parts.status, &parts.headers).body(body)
 }
 
 /// A handler's rows, streamed with the negotiated codec as the client

@@ -67,7 +67,8 @@ impl Negotiator {
     ) -> Response<Vec<u8>> {
         let encode = |codec: &dyn Codec, out: &mut Vec<u8>| codec.encode(value, out);
         let request = (method, uri, headers);
-        answer(self, Some(policy), request, status, encode, Vec::new())
+        let data = (encode, None);
+        answer(self, Some(policy), request, status, data, Vec::new())
     }
 }
 
@@ -76,30 +77,45 @@ impl Negotiator {
 /// caller): the refusal (406, 400) when negotiation fails, the 500 when
 /// no accepted codec can write the data, else the `status` answer
 /// finished by
-/// [`ResponseHeaders::respond`] when there is a policy.
+/// [`ResponseHeaders::respond`] when there is a policy. Data with a
+/// `validator` (its version, as the service knows it) gets the `ETag`
+/// derived from it, and a `304` unencoded when the request holds that.
 pub(crate) fn answer(
     negotiator: &Negotiator,
     policy: Option<&ResponseHeaders>,
     (method, uri, headers): (&Method, &Uri, &HeaderMap),
     status: StatusCode,
-    encode: impl FnMut(&dyn Codec, &mut Vec<u8>) -> Result<(), EncodeError>,
+    (encode, validator): (
+        impl FnMut(&dyn Codec, &mut Vec<u8>) -> Result<(), EncodeError>,
+        Option<&[u8]>,
+    ),
     mut body: Vec<u8>,
 ) -> Response<Vec<u8>> {
     let selection = match select(negotiator, uri, headers) {
         Ok(selection) => selection,
         Err(refused) => return refused,
     };
+    let (mut parts, ()) = Response::new(()).into_parts();
+    parts.status = status;
+    // What the policy reads of the request, taken once.
+    let request = policy.map(|_| RequestFacts::new(method, uri, headers));
+    if let (Some(policy), Some(request), Some(validator)) = (policy, &request, validator)
+        && let Some(unchanged) = policy.unchanged(request, &selection, validator, status)
+    {
+        let body = Vec::new();
+        return policy.respond(negotiator, request, &selection, &unchanged, parts, body);
+    }
     let accept = headers.get_all(ACCEPT);
     let selection = match encode_or_fall_back(negotiator, selection, accept, encode, &mut body) {
         Ok(written) => written,
         Err(error) => return encode_failure(selection.format(), &error),
     };
-    let (mut parts, ()) = Response::new(()).into_parts();
-    parts.status = status;
-    match policy {
-        Some(policy) => {
-            let representation = policy.describe(&selection, &body);
-            let request = RequestFacts::new(method, uri, headers);
+    match (policy, request) {
+        (Some(policy), Some(request)) => {
+            let representation = match validator {
+                Some(validator) => policy.describe_validated(&selection, validator, &body),
+                None => policy.describe(&selection, &body),
+            };
             policy.respond(
                 negotiator,
                 &request,
@@ -109,7 +125,7 @@ pub(crate) fn answer(
                 body,
             )
         }
-        None => build(&selection, parts, body, None),
+        _ => build(&selection, parts, body, None),
     }
 }
 

@@ -30,6 +30,11 @@
 //! generic path for `T` (`CodecExt::encode`), so the codec's fast path
 //! (codec-json's writer, a tape for codec-md and codec-mcp) runs with
 //! static dispatch, as in a handler that called the codec itself.
+//!
+//! The handover also carries the data's version when the handler
+//! supplies one ([`Negotiated::validator`]): with response headers that
+//! send an `ETag`, the layer derives it from the version and answers a
+//! request that holds it `304` before encoding anything.
 
 use std::fmt;
 use std::future::Future;
@@ -116,6 +121,43 @@ impl<T: Serialize + Send + Sync + 'static> Negotiated<T> {
         let handover = Handover::new(std::any::type_name::<T>(), Some(status), self.0);
         placeholder(Payload::Data(Arc::new(handover)))
     }
+
+    /// The data with its version, as the service knows it (a database
+    /// row's version, an updated-at, a content hash it already keeps):
+    /// a layer whose response headers send an `ETag`
+    /// ([`NegotiateLayer::with_headers`], `agent_codecs::standard().layer()`)
+    /// then derives each representation's strong `ETag` from the validator
+    /// and the `Content-Type` instead of hashing the body, and answers a
+    /// `GET` or `HEAD` whose `If-None-Match` names it `304 Not Modified`
+    /// without encoding the data at all. The `ETag` sent is not the
+    /// validator: it differs per representation (JSON, markdown, ...), as
+    /// RFC 9110 asks of a strong validator, and per validator.
+    ///
+    /// The validator must change whenever the data does, and whenever
+    /// the service changes how it encodes it (a codec's options, an
+    /// upgrade of the codecs; a release number in the validator does
+    /// it): one validator is one set of bodies. A layer without an `ETag`
+    /// ignores it. A status set around the result is kept, `500` aside,
+    /// as for `Negotiated`.
+    ///
+    /// ```
+    /// use axum::response::Response;
+    /// use negotiate::Negotiated;
+    ///
+    /// #[derive(serde::Serialize)]
+    /// struct Order { id: u32, version: u64 }
+    ///
+    /// async fn order() -> Response {
+    ///     let order = Order { id: 7, version: 42 };
+    ///     let version = order.version.to_string();
+    ///     Negotiated(order).validator(version)
+    /// }
+    /// ```
+    pub fn validator(self, validator: impl AsRef<[u8]>) -> Response {
+        let mut handover = Handover::new(std::any::type_name::<T>(), None, self.0);
+        handover.validator = Some(validator.as_ref().into());
+        placeholder(Payload::Data(Arc::new(handover)))
+    }
 }
 
 /// A handler's data, its type erased behind the one call the layer makes
@@ -140,6 +182,8 @@ struct Handover<C: ?Sized> {
     data: &'static str,
     /// The status of [`Negotiated::with_status`].
     status: Option<StatusCode>,
+    /// The data's version, of [`Negotiated::validator`].
+    validator: Option<Box<[u8]>>,
     /// Whether a layer took the content.
     taken: AtomicBool,
     content: C,
@@ -150,6 +194,7 @@ impl<C> Handover<C> {
         Handover {
             data,
             status,
+            validator: None,
             taken: AtomicBool::new(false),
             content,
         }
@@ -462,7 +507,7 @@ where
             this.shared,
             (decision, accept),
             response,
-            &data.content,
+            (&data.content, data.validator.as_deref()),
             facts,
         )))
     }
@@ -520,11 +565,13 @@ fn select(negotiator: &Negotiator, decision: Decision) -> Result<Selection<'_>, 
 
 /// The response of a handler's data: the negotiated codec's body of it,
 /// finished by the one function every negotiated response goes through.
+/// Data with a validator that the request already holds is answered
+/// `304` unencoded.
 fn finish(
     shared: &Shared,
     (decision, accept): (Decision, Option<HeaderValue>),
     response: Response,
-    data: &dyn Encode,
+    (data, validator): (&dyn Encode, Option<&[u8]>),
     facts: Option<Box<RequestFacts>>,
 ) -> Response {
     let negotiator = &*shared.negotiator;
@@ -532,6 +579,20 @@ fn finish(
         Ok(selection) => selection,
         Err(refused) => return refused,
     };
+    if let (Some(headers), Some(request), Some(validator)) = (&shared.headers, &facts, validator)
+        && let Some(unchanged) =
+            headers.unchanged(request, &selection, validator, response.status())
+    {
+        let (parts, _) = response.into_parts();
+        return headers.respond(
+            negotiator,
+            request,
+            &selection,
+            &unchanged,
+            parts,
+            Body::empty(),
+        );
+    }
     let mut body = Vec::with_capacity(shared.body_capacity());
     let encode = |codec: &dyn Codec, out: &mut Vec<u8>| data.encode(codec, out);
     let selection =
@@ -544,7 +605,10 @@ fn finish(
     let (parts, _) = response.into_parts();
     match (&shared.headers, facts) {
         (Some(headers), Some(request)) => {
-            let representation = headers.describe(&selection, &body);
+            let representation = match validator {
+                Some(validator) => headers.describe_validated(&selection, validator, &body),
+                None => headers.describe(&selection, &body),
+            };
             headers.respond(
                 negotiator,
                 &request,

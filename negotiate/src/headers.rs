@@ -36,6 +36,17 @@
 //! `text/plain` and `text/markdown` answers of the same bytes are two
 //! representations with two validators, as RFC 9110 §8.8.3 asks of a
 //! strong one.
+//!
+//! A service that knows its data's version (a row version, an
+//! updated-at, a content hash it keeps) can supply it instead
+//! ([`ResponseHeaders::describe_validated`]; in axum,
+//! `Negotiated(data).validator(version)`): the `ETag` is then the keyed
+//! BLAKE3 of the validator and the `Content-Type`, a few dozen bytes
+//! hashed whatever the body's size, still strong and still one per
+//! representation; and a request whose `If-None-Match` names it is
+//! answered `304` before the data is encoded. The keyed mode keeps these
+//! tags apart from the body hashes. The validator must change with the
+//! data and with how the service encodes it.
 
 use std::fmt;
 use std::sync::Arc;
@@ -170,15 +181,70 @@ impl ResponseHeaders {
         let etag = self
             .etag
             .then(|| etag(selection.content_type().as_str(), body));
-        let tokens = self.tokens.as_ref().and_then(|tokens| {
+        let tokens = self.tokens(selection, body);
+        Representation { etag, tokens }
+    }
+
+    /// [`ResponseHeaders::describe`] for a body whose data has a version
+    /// the service supplies, `validator` (a row version, an updated-at, a
+    /// content hash it keeps): the `ETag` is derived from the validator
+    /// and the `Content-Type`, not hashed from the body, so it costs a
+    /// few dozen bytes of hashing whatever the body's size. The
+    /// validator must change whenever the data does, and whenever the
+    /// service changes how it encodes it (a codec's options, an upgrade
+    /// of the codecs): two bodies under one validator and one
+    /// `Content-Type` get one `ETag`. The token count still reads the
+    /// body.
+    pub fn describe_validated(
+        &self,
+        selection: &Selection<'_>,
+        validator: &[u8],
+        body: &[u8],
+    ) -> Representation {
+        Representation {
+            etag: self.validated_etag(selection, validator),
+            tokens: self.tokens(selection, body),
+        }
+    }
+
+    /// The `ETag` of `selection`'s representation of data with this
+    /// validator, when the policy sends one.
+    fn validated_etag(&self, selection: &Selection<'_>, validator: &[u8]) -> Option<HeaderValue> {
+        self.etag
+            .then(|| validator_etag(selection.content_type().as_str(), validator))
+    }
+
+    /// Whether `selection`'s representation of data with this validator,
+    /// answered with `status`, is one `request` already holds: then the
+    /// answer is `304` and the data need not be encoded at all. Its
+    /// [`Representation`] (the `ETag` only) is returned for the `304`.
+    pub(crate) fn unchanged(
+        &self,
+        request: &RequestFacts,
+        selection: &Selection<'_>,
+        validator: &[u8],
+        status: StatusCode,
+    ) -> Option<Representation> {
+        if status != StatusCode::OK || request.if_none_match.is_empty() {
+            return None;
+        }
+        let representation = Representation {
+            etag: self.validated_etag(selection, validator),
+            tokens: None,
+        };
+        not_modified(request, &representation).then_some(representation)
+    }
+
+    /// The token count of `body`, when `selection`'s format carries one.
+    fn tokens(&self, selection: &Selection<'_>, body: &[u8]) -> Option<usize> {
+        self.tokens.as_ref().and_then(|tokens| {
             let counted = tokens
                 .formats
                 .iter()
                 .any(|f| f.eq_ignore_ascii_case(selection.format()));
             let text = std::str::from_utf8(body).ok()?;
             counted.then(|| tokens.counter.count(text))
-        });
-        Representation { etag, tokens }
+        })
     }
 
     /// Adds this policy's headers to the response `parts` for `selection`
@@ -211,13 +277,7 @@ impl ResponseHeaders {
                 headers.insert(name, value.clone());
             }
         }
-        let not_modified = response.status == StatusCode::OK
-            && (request.method == Method::GET || request.method == Method::HEAD)
-            && representation
-                .etag
-                .as_ref()
-                .is_some_and(|etag| request.if_none_match.iter().any(|v| matches(v, etag)));
-        if not_modified {
+        if response.status == StatusCode::OK && not_modified(request, representation) {
             response.status = StatusCode::NOT_MODIFIED;
             for name in [CONTENT_TYPE, CONTENT_LENGTH, TOKENS_HEADER] {
                 response.headers.remove(name);
@@ -425,6 +485,16 @@ impl RequestFacts {
     }
 }
 
+/// Whether `request` is a `GET` or `HEAD` whose `If-None-Match` names the
+/// representation's `ETag` (or is `*`).
+fn not_modified(request: &RequestFacts, representation: &Representation) -> bool {
+    (request.method == Method::GET || request.method == Method::HEAD)
+        && representation
+            .etag
+            .as_ref()
+            .is_some_and(|etag| request.if_none_match.iter().any(|v| matches(v, etag)))
+}
+
 /// `"` + the first 128 bits of BLAKE3(body, LF, content type) in hex +
 /// `"`. The body first, so its 1 KiB chunks start at its start and are
 /// hashed several at once; the input still reads back one way, as a
@@ -434,7 +504,29 @@ fn etag(content_type: &str, body: &[u8]) -> HeaderValue {
     hash.update(body);
     hash.update(b"\n");
     hash.update(content_type.as_bytes());
-    let digest = hash.finalize();
+    quoted_hex(&hash.finalize())
+}
+
+/// The key of the validator `ETag`s' BLAKE3: a fixed, public one, so that
+/// they are another function than the body `ETag`s' plain BLAKE3 and no
+/// body can be written to collide with a validator (BLAKE3's keyed mode
+/// is its domain separation).
+const VALIDATOR_KEY: &[u8; 32] = b"negotiate: service's validator.\n";
+
+/// `"` + the first 128 bits of keyed BLAKE3(validator, LF, content type)
+/// in hex + `"`: the `ETag` of a representation of data whose version
+/// the service supplies. Reads back one way, the last LF ending the
+/// validator, as a `Content-Type` holds no LF.
+fn validator_etag(content_type: &str, validator: &[u8]) -> HeaderValue {
+    let mut hash = blake3::Hasher::new_keyed(VALIDATOR_KEY);
+    hash.update(validator);
+    hash.update(b"\n");
+    hash.update(content_type.as_bytes());
+    quoted_hex(&hash.finalize())
+}
+
+/// The first 128 bits of `digest` in hex, quoted: a strong `ETag`.
+fn quoted_hex(digest: &blake3::Hash) -> HeaderValue {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut etag = [b'"'; 34];
     for (i, byte) in digest.as_bytes()[..16].iter().enumerate() {
@@ -560,6 +652,13 @@ mod tests {
         assert_eq!(a, etag("text/markdown; charset=utf-8", b"|a|\n"));
         assert_ne!(a, etag("text/plain; charset=utf-8", b"|a|\n"));
         assert_ne!(a, etag("text/markdown; charset=utf-8", b"|b|\n"));
+        // A validator's: keyed, so never a body's with the same bytes.
+        let v = validator_etag("text/plain", b"hello");
+        assert_ne!(v, etag("text/plain", b"hello"));
+        assert_ne!(v, validator_etag("text/markdown", b"hello"));
+        assert_ne!(v, validator_etag("text/plain", b"hello2"));
+        assert_eq!(v, validator_etag("text/plain", b"hello"));
+        assert_eq!(v.len(), 34);
         // Pinned: BLAKE3 of "hello\ntext/plain", its first 16 bytes (by
         // the reference implementation's Python binding).
         assert_eq!(

@@ -1,5 +1,6 @@
 //! actix-web beyond the example's routes: the page, the token count, the
-//! budget, streamed rows, and the 500 of an app without a `Negotiation`.
+//! budget, streamed rows, a validator the handler supplies, and the 500
+//! of an app without a `Negotiation`.
 
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -16,6 +17,20 @@ use crate::frameworks::{get, serve_actix};
 struct Row {
     id: u32,
     name: String,
+}
+
+/// How many times [`Counted`] rows were serialized.
+static SERIALIZED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Rows that count their serializations: a `304` of data with a
+/// validator encodes nothing.
+struct Counted(Vec<Row>);
+
+impl Serialize for Counted {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        SERIALIZED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.0.serialize(serializer)
+    }
 }
 
 fn rows(n: u32) -> impl Iterator<Item = Row> {
@@ -45,6 +60,11 @@ fn server() -> std::net::SocketAddr {
                 .route(
                     "/rows",
                     web::get().to(|| async { Negotiated(rows(2_000).collect::<Vec<_>>()) }),
+                )
+                .route(
+                    "/versioned",
+                    web::get()
+                        .to(|| async { Negotiated(Counted(rows(3).collect())).validator("v7") }),
                 )
                 .route(
                     "/export",
@@ -83,6 +103,39 @@ fn markdown_carries_its_exact_token_count_and_fits_the_budget() {
     assert_eq!(header, counted);
     assert!(counted <= 2_000, "{counted} tokens");
     assert!(reply.body.contains("this answer kept"), "{}", reply.body);
+}
+
+/// `Negotiated::validator`: a strong `ETag` per representation, derived
+/// from the handler's validator, and `304` without a body when the
+/// request holds it.
+#[test]
+fn a_supplied_validator_gives_each_representation_its_etag() {
+    let md = get(server(), "/versioned", &[("Accept", "text/markdown")]);
+    let json = get(server(), "/versioned", &[("Accept", "application/json")]);
+    assert_eq!((md.status, json.status), (200, 200), "{md:?}\n{json:?}");
+    assert!(md.body.contains("row 3"), "{}", md.body);
+    let etag = md.header("etag").expect("an ETag").to_owned();
+    assert!(etag.len() == 34 && etag.starts_with('"'), "{etag}");
+    assert_ne!(Some(etag.as_str()), json.header("etag"));
+    assert_eq!(
+        get(server(), "/versioned", &[("Accept", "text/markdown")]).header("etag"),
+        Some(etag.as_str())
+    );
+    let sent = [
+        ("Accept", "text/markdown"),
+        ("If-None-Match", etag.as_str()),
+    ];
+    let before = SERIALIZED.load(std::sync::atomic::Ordering::Relaxed);
+    let unchanged = get(server(), "/versioned", &sent);
+    assert_eq!((unchanged.status, unchanged.body.as_str()), (304, ""));
+    assert_eq!(unchanged.header("etag"), Some(etag.as_str()));
+    let after = SERIALIZED.load(std::sync::atomic::Ordering::Relaxed);
+    assert_eq!(after, before, "a 304 encodes nothing");
+    let sent = [
+        ("Accept", "application/json"),
+        ("If-None-Match", etag.as_str()),
+    ];
+    assert_eq!(get(server(), "/versioned", &sent).status, 200);
 }
 
 #[test]

@@ -427,6 +427,117 @@ fn with_headers_adds_validators_links_and_a_token_count() {
     );
 }
 
+/// How many times [`Counted`] data was serialized.
+static SERIALIZED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Data that counts its serializations: a `304` of data with a validator
+/// encodes nothing.
+struct Counted(u32);
+
+impl serde::Serialize for Counted {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        SERIALIZED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        serializer.serialize_u32(self.0)
+    }
+}
+
+/// The `ETag` line of a response head.
+fn etag_of(head: &str) -> Option<String> {
+    head.lines()
+        .find_map(|l| l.strip_prefix("etag: "))
+        .map(str::to_owned)
+}
+
+/// `Negotiated::validator`: the `ETag` is derived from the service's
+/// validator and the `Content-Type`, strong and distinct per
+/// representation and per validator; a matching `If-None-Match` gets a
+/// `304` without a body, and without encoding the data.
+#[test]
+fn a_supplied_validator_gives_the_etag_and_304_without_encoding() {
+    let router = Router::new()
+        .route("/items", get(items))
+        .route(
+            "/v1",
+            get(|| async { Negotiated(Counted(7)).validator("v1") }),
+        )
+        .route(
+            "/v2",
+            get(|| async { Negotiated(Counted(7)).validator(b"v2") }),
+        )
+        .route(
+            "/teapot",
+            get(|| async {
+                let data = Negotiated(Counted(7)).validator("v1");
+                (StatusCode::IM_A_TEAPOT, data)
+            }),
+        );
+    let negotiator = Arc::new(support::builder().build().unwrap());
+    let headers = negotiate::ResponseHeaders::builder().build();
+    let mut service = router
+        .clone()
+        .layer(NegotiateLayer::with_headers(negotiator, headers));
+    let mut get_etag = |target: &str, accept: &str| {
+        let (status, head, body) = exchange(&mut service, "GET", target, &[("accept", accept)]);
+        assert_eq!(status, 200, "{target} {accept}\n{head}");
+        (etag_of(&head).expect("an ETag"), body)
+    };
+    let (md, body) = get_etag("/v1", "text/markdown");
+    assert_eq!(body, "md:7");
+    assert_eq!(md.len(), 34, "{md}");
+    assert!(md.starts_with('"') && md.ends_with('"') && !md.starts_with("W/"));
+    assert!(md[1..33].bytes().all(|b| b.is_ascii_hexdigit()), "{md}");
+    let (json, body) = get_etag("/v1", "application/json");
+    assert_eq!(body, "json:7");
+    let (x_md, _) = get_etag("/v1", "text/x-markdown");
+    let (md_2, _) = get_etag("/v2", "text/markdown");
+    let (md_again, _) = get_etag("/v1", "text/markdown");
+    let (hashed, _) = get_etag("/items", "text/markdown");
+    assert_eq!(md, md_again);
+    // Per representation, per validator, and never the body hash's.
+    let all = [&md, &json, &x_md, &md_2, &hashed];
+    for (i, a) in all.iter().enumerate() {
+        for b in &all[i + 1..] {
+            assert_ne!(a, b);
+        }
+    }
+    for method in ["GET", "HEAD"] {
+        let before = SERIALIZED.load(std::sync::atomic::Ordering::Relaxed);
+        let sent = [("accept", "text/markdown"), ("if-none-match", md.as_str())];
+        let (status, head, body) = exchange(&mut service, method, "/v1", &sent);
+        assert_eq!((status, body.as_str()), (304, ""), "{method}\n{head}");
+        assert_eq!(etag_of(&head).as_deref(), Some(md.as_str()), "{head}");
+        assert!(head.contains("vary: Accept"), "{head}");
+        assert!(!head.contains("content-type"), "{head}");
+        assert!(head.contains("link: </v1?format=json>"), "{head}");
+        let after = SERIALIZED.load(std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(after, before, "a 304 encodes nothing");
+    }
+    // Another representation's or validator's tag, or another status:
+    // a whole answer.
+    let cases: &[(&str, &str, &str, u16, &str)] = &[
+        ("/v1", "application/json", &md, 200, "json:7"),
+        ("/v2", "text/markdown", &md, 200, "md:7"),
+        ("/teapot", "text/markdown", &md, 418, "md:7"),
+        ("/teapot", "text/markdown", "*", 418, "md:7"),
+    ];
+    for (target, accept, if_none_match, status, body) in cases {
+        let sent = [("accept", *accept), ("if-none-match", *if_none_match)];
+        let (got, head, got_body) = exchange(&mut service, "GET", target, &sent);
+        assert_eq!(
+            (got, got_body.as_str()),
+            (*status, *body),
+            "{target}\n{head}"
+        );
+    }
+    // A layer without an `ETag` ignores the validator.
+    let negotiator = Arc::new(support::builder().build().unwrap());
+    let mut plain = router.layer(NegotiateLayer::new(negotiator));
+    let sent = [("accept", "text/markdown"), ("if-none-match", md.as_str())];
+    let (status, head, body) = exchange(&mut plain, "GET", "/v1", &sent);
+    assert_eq!((status, body.as_str()), (200, "md:7"));
+    assert_eq!(etag_of(&head), None);
+}
+
 /// Rows streamed through the layer: what the buffered data gives, with
 /// the negotiated type, and the same refusals.
 #[test]

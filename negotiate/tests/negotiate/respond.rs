@@ -187,3 +187,76 @@ fn links_are_each_negotiators_own() {
         );
     }
 }
+
+/// `ResponseHeaders::describe_validated`, for a server that finishes its
+/// own responses with `ResponseHeaders::respond`: the `ETag` depends on
+/// the validator and the `Content-Type`, not on the body; the token count
+/// still reads the body; a request that holds the tag gets a `304`
+/// without a body.
+#[test]
+fn a_validated_representation_is_answered_like_a_hashed_one() {
+    use std::sync::Arc;
+
+    use http::header::{ETAG, IF_NONE_MATCH};
+    use http::{Response, StatusCode};
+    use negotiate::{RequestFacts, ResponseHeaders};
+
+    struct Bytes;
+    impl codec_core::TokenCounter for Bytes {
+        fn name(&self) -> &str {
+            "byte"
+        }
+        fn count(&self, text: &str) -> usize {
+            text.len()
+        }
+    }
+    let negotiator = support::standard();
+    let policy = ResponseHeaders::builder()
+        .token_counter(Some(Arc::new(Bytes)))
+        .build();
+    let respond = |accept: &str, validator: &[u8], body: &[u8], if_none_match: Option<&str>| {
+        let mut request = request("/items", &[accept]);
+        if let Some(tag) = if_none_match {
+            let tag = HeaderValue::from_str(tag).unwrap();
+            request.headers_mut().insert(IF_NONE_MATCH, tag);
+        }
+        let selection = negotiator
+            .negotiate_request(request.uri(), request.headers())
+            .unwrap()
+            .into_result()
+            .unwrap();
+        let representation = policy.describe_validated(&selection, validator, body);
+        let (parts, ()) = Response::new(()).into_parts();
+        let facts = RequestFacts::of(&request);
+        let body = body.to_vec();
+        policy.respond(
+            &negotiator,
+            &facts,
+            &selection,
+            &representation,
+            parts,
+            body,
+        )
+    };
+    let md = respond("text/markdown", b"v1", b"abc", None);
+    let tag = md.headers()[ETAG].to_str().unwrap().to_owned();
+    assert_eq!(md.headers()["x-markdown-tokens"], "3");
+    // Another body under the same validator: the same tag (the
+    // validator, not the body, says what changed).
+    let other = respond("text/markdown", b"v1", b"abcd", None);
+    assert_eq!(other.headers()[ETAG], tag.as_str());
+    assert_eq!(other.headers()["x-markdown-tokens"], "4");
+    for (accept, validator) in [("application/json", b"v1"), ("text/markdown", b"v2")] {
+        let etag = respond(accept, validator, b"abc", None).headers()[ETAG].clone();
+        assert_ne!(etag, tag.as_str(), "{accept} {validator:?}");
+    }
+    let unchanged = respond("text/markdown", b"v1", b"abc", Some(&tag));
+    assert_eq!(unchanged.status(), StatusCode::NOT_MODIFIED);
+    assert!(unchanged.body().is_empty());
+    assert_eq!(unchanged.headers()[ETAG], tag.as_str());
+    let changed = respond("text/markdown", b"v2", b"abc", Some(&tag));
+    assert_eq!(
+        (changed.status(), changed.body().len()),
+        (StatusCode::OK, 3)
+    );
+}
