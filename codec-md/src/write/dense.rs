@@ -50,11 +50,13 @@ const MAX_CELL_BREAKS: usize = 8;
 const MIN_KEYED_ROWS: usize = 2;
 
 /// The dense layout: the default's hooks, except for the document and a
-/// section's body, which are markdown or JSON as [`plan`] decided.
+/// section's body, which are written in the form [`plan`] decided.
 #[derive(Debug, Default)]
 pub(super) struct DenseLayout {
-    /// The containers written as JSON, by [`ValueView::id`], sorted.
-    json: Vec<usize>,
+    /// The containers written as a table or as JSON, by
+    /// [`ValueView::id`], sorted; any other is a body of list lines and
+    /// sections.
+    forms: Vec<(usize, Form)>,
     /// The JSON of a fence, before it goes into the output (its fence
     /// depends on its longest backtick run).
     scratch: Vec<u8>,
@@ -70,7 +72,7 @@ impl Layout for DenseLayout {
             return w.document(value);
         }
         w.enter(1)?;
-        w.layout.json = plan(value, w.max_depth)?;
+        w.layout.forms = plan(value, w.max_depth)?;
         container(w, value, 1, 0, true)
     }
 
@@ -84,8 +86,17 @@ impl Layout for DenseLayout {
     }
 }
 
+/// A container's form, when it is not a body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Form {
+    /// A dense table, plain, dotted or keyed.
+    Table,
+    /// A fenced `json` block.
+    Json,
+}
+
 /// Writes `value`, the document's container (`top`) or a section's at
-/// `depth`, as [`plan`] decided: its JSON fence, or its markdown.
+/// `depth`, in the form [`plan`] decided.
 fn container<'v, V: ValueView<'v>>(
     w: &mut Writer<'_, DenseLayout>,
     value: V,
@@ -93,9 +104,15 @@ fn container<'v, V: ValueView<'v>>(
     depth: usize,
     top: bool,
 ) -> Result<(), EncodeError> {
-    if w.layout.json.binary_search(&value.id()).is_ok() {
+    let forms = &w.layout.forms;
+    let form = match forms.binary_search_by_key(&value.id(), |&(id, _)| id) {
+        Ok(at) => Some(forms[at].1),
+        Err(_) => None,
+    };
+    if form == Some(Form::Json) {
         return json_fence(w, value, depth);
     }
+    let (max_depth, table) = (w.max_depth, form == Some(Form::Table));
     match value.kind() {
         ViewKind::Array(items) if top && items.len() == 0 => {
             w.line(|_, out| out.extend_from_slice(b"[]"));
@@ -104,7 +121,9 @@ fn container<'v, V: ValueView<'v>>(
             w.line(|_, out| out.extend_from_slice(b"{}"));
         }
         ViewKind::Array(items) => {
-            if let Some(table) = DenseTable::<V>::of_array(items.clone(), depth + 1, w.max_depth)? {
+            if table
+                && let Some(table) = DenseTable::<V>::of_array(items.clone(), depth + 1, max_depth)?
+            {
                 write_table(w, &table);
             } else if top && is_inline_list(items.clone()) {
                 w.line(|layout, out| layout.list(out, items, true));
@@ -113,7 +132,9 @@ fn container<'v, V: ValueView<'v>>(
             }
         }
         ViewKind::Object(map) => {
-            if let Some(table) = DenseTable::<V>::of_map(map.clone(), depth + 1, w.max_depth)? {
+            if table
+                && let Some(table) = DenseTable::<V>::of_map(map.clone(), depth + 1, max_depth)?
+            {
                 write_table(w, &table);
             } else {
                 w.body(members(map.clone()), Some(map), level, depth)?;
@@ -134,8 +155,13 @@ fn json_fence<'v, V: ValueView<'v>>(
     let mut json = std::mem::take(&mut w.layout.scratch);
     json.clear();
     json::write_fenced(&mut json, value, depth, w.max_depth)?;
-    let longest = json.split(|&b| b != b'`').map(<[u8]>::len).max();
-    let ticks = (longest.unwrap_or(0) + 1).max(3);
+    // The longest run of backticks: most JSON has none.
+    let (mut longest, mut run, mut next) = (0, 0, 0);
+    for at in memchr::memchr_iter(b'`', &json) {
+        run = if at == next { run + 1 } else { 1 };
+        (longest, next) = (longest.max(run), at + 1);
+    }
+    let ticks = (longest + 1).max(3);
     w.block();
     w.out.resize(w.out.len() + ticks, b'`');
     w.out.extend_from_slice(b"json\n");
@@ -310,26 +336,30 @@ const FENCED_LINE: usize = 250;
 /// feeds, ```` ``` ````: 5 tokens in o200k.
 const FENCE: usize = 500;
 
-/// Decides which containers the dense layout writes as JSON: each one
-/// that would be the document or a section, whose JSON with its fence
-/// costs less than its markdown ([`Cost`]), its sections as they were
-/// decided. One walk, bottom-up: a container's cost is its sections' and
-/// its own. Returns their [`ValueView::id`]s, sorted; fails where the
-/// markdown would (a container too deep).
-fn plan<'v, V: ValueView<'v>>(value: V, max_depth: usize) -> Result<Vec<usize>, EncodeError> {
+/// Decides the form of each container that would be the document or a
+/// section: JSON when its JSON with its fence costs less than its markdown
+/// ([`Cost`]), its sections as they were decided; else a table when it is
+/// one, else a body. One walk, bottom-up: a container's cost is its
+/// sections' and its own. Returns the tables and the JSON by
+/// [`ValueView::id`], sorted; fails where the markdown would (a container
+/// too deep).
+fn plan<'v, V: ValueView<'v>>(
+    value: V,
+    max_depth: usize,
+) -> Result<Vec<(usize, Form)>, EncodeError> {
     let mut planner = Planner {
         max_depth,
-        json: Vec::new(),
+        forms: Vec::new(),
     };
     planner.choose(value, 1, 0, true)?;
-    planner.json.sort_unstable();
-    Ok(planner.json)
+    planner.forms.sort_unstable_by_key(|&(id, _)| id);
+    Ok(planner.forms)
 }
 
 struct Planner {
     max_depth: usize,
-    /// The containers decided JSON so far.
-    json: Vec<usize>,
+    /// The forms decided so far.
+    forms: Vec<(usize, Form)>,
 }
 
 impl Planner {
@@ -343,12 +373,15 @@ impl Planner {
         depth: usize,
         top: bool,
     ) -> Result<Cost, EncodeError> {
-        let cost = self.costs(value, level, depth, top)?;
+        let (cost, table) = self.costs(value, level, depth, top)?;
         // Markdown wins ties: it is the format the reader asked for.
         if cost.markdown <= cost.json + FENCE {
+            if table {
+                self.forms.push((value.id(), Form::Table));
+            }
             return Ok(cost);
         }
-        self.json.push(value.id());
+        self.forms.push((value.id(), Form::Json));
         Ok(Cost {
             markdown: cost.json + FENCE,
             json: cost.json,
@@ -356,39 +389,41 @@ impl Planner {
     }
 
     /// What `value` costs as [`container`] writes its markdown, and as
-    /// JSON.
+    /// JSON; and whether that markdown is a table.
     fn costs<'v, V: ValueView<'v>>(
         &mut self,
         value: V,
         level: usize,
         depth: usize,
         top: bool,
-    ) -> Result<Cost, EncodeError> {
-        match value.kind() {
-            ViewKind::Array(items) if items.len() > 0 => {
-                if let Some(table) =
-                    DenseTable::<V>::of_array(items.clone(), depth + 1, self.max_depth)?
-                {
-                    return Ok(table.cost());
-                }
-                if top && is_inline_list(items.clone()) {
-                    let mut cost = list_cost(items);
-                    cost.markdown += LINE_FEED;
-                    return Ok(cost);
-                }
-                self.body(elements(items), level, depth)
+    ) -> Result<(Cost, bool), EncodeError> {
+        let max_depth = self.max_depth;
+        let table = match value.kind() {
+            ViewKind::Array(items) => DenseTable::of_array(items, depth + 1, max_depth)?,
+            ViewKind::Object(map) => DenseTable::<V>::of_map(map, depth + 1, max_depth)?,
+            _ => None,
+        };
+        if let Some(table) = &table
+            && let Some(cost) = table.cost()
+        {
+            // Its JSON's rows and nested objects are containers too, one
+            // deeper than the markdown counts them.
+            if table.reached + 1 > max_depth {
+                return Err(EncodeError::DepthLimit { limit: max_depth });
             }
-            ViewKind::Object(map) if map.len() > 0 => {
-                if let Some(table) =
-                    DenseTable::<V>::of_map(map.clone(), depth + 1, self.max_depth)?
-                {
-                    return Ok(table.cost());
-                }
-                self.body(members(map), level, depth)
-            }
-            // `[]` and `{}`: the same in both.
-            _ => Ok(Cost::default()),
+            return Ok((cost, true));
         }
+        let cost = match value.kind() {
+            ViewKind::Array(items) if top && is_inline_list(items.clone()) => {
+                let mut cost = list_cost(items);
+                cost.markdown += LINE_FEED;
+                cost
+            }
+            ViewKind::Array(items) => self.body(elements(items), level, depth)?,
+            ViewKind::Object(map) => self.body(members(map), level, depth)?,
+            _ => Cost::default(),
+        };
+        Ok((cost, false))
     }
 
     /// What a container's body costs, [`Writer::body`]'s list lines and
@@ -500,6 +535,9 @@ struct DenseTable<'v, V: ValueView<'v>> {
     rows: Vec<(Option<&'v str>, usize)>,
     /// Each row's cells, one row after the other: (column, value).
     cells: Vec<(usize, V)>,
+    /// The depth of its deepest object, or of the deepest container in a
+    /// JSON cell.
+    reached: usize,
 }
 
 impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
@@ -538,11 +576,10 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
         DenseTable::build(rows, true, depth, max_depth)
     }
 
-    /// The table of `rows` at `depth`, when each is an object whose leaves
-    /// fit in cells and at most half its cells are empty. Fails when an
-    /// object or a JSON cell is too deep, or the table's JSON would be
-    /// (its rows are containers too, one deeper than the markdown counts
-    /// them).
+    /// The table of `rows` at `depth`, when each is an object and at most
+    /// half its cells are empty (whether its strings fit in cells is
+    /// [`DenseTable::cost`]'s to say). Fails when an object or a JSON cell
+    /// is too deep.
     fn build(
         rows: impl Iterator<Item = Option<(Option<&'v str>, V::Members)>>,
         keyed: bool,
@@ -557,8 +594,9 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
             columns: Columns::default(),
             rows: Vec::with_capacity(expected),
             cells: Vec::new(),
+            reached: depth,
         };
-        let (mut path, mut reached, mut present) = (Vec::new(), 0, 0);
+        let (mut path, mut present) = (Vec::new(), 0);
         for row in rows {
             let Some((key, map)) = row else {
                 return Ok(None);
@@ -571,32 +609,23 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
                 table.cells.truncate(row_start);
                 let (columns, cells) = (&mut table.columns, &mut table.cells);
                 let mut at = 0;
-                let fits = leaves::<V>(
-                    map,
-                    depth,
-                    max_depth,
-                    &mut path,
-                    &mut reached,
-                    &mut |path, value| {
-                        // Rows usually repeat the columns in order: no search then.
-                        let column = match columns.is_at(at, path) {
-                            true => at,
-                            false => columns.find(path).unwrap_or_else(|| columns.push(path)),
-                        };
-                        cells.push((column, value));
-                        at += 1;
-                    },
-                )?;
-                if !fits {
-                    return Ok(None);
-                }
+                let mut leaf = |path: &[&'v str], value| {
+                    // Rows usually repeat the columns in order: no search then.
+                    let column = match columns.is_at(at, path) {
+                        true => at,
+                        false => columns.find(path).unwrap_or_else(|| columns.push(path)),
+                    };
+                    cells.push((column, value));
+                    at += 1;
+                };
+                let reached = &mut table.reached;
+                leaves::<V>(map, depth, max_depth, &mut path, reached, &mut leaf)?;
                 if table.rows.is_empty() {
                     // The first row's cells for each row, bounded.
                     let cells = at.saturating_mul(expected.saturating_sub(1));
                     table.cells.reserve(cells.min(MAX_RESERVED_CELLS));
                 }
             }
-            reached = reached.max(depth);
             present += table.cells.len() - row_start;
             table.rows.push((key, table.cells.len()));
         }
@@ -605,21 +634,16 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
         // different keys), which an untrusted input must not cause.
         let cells = table.rows.len().checked_mul(table.columns.len());
         let dense_enough = cells.is_some_and(|cells| cells <= present.saturating_mul(2));
-        if table.columns.is_empty() || !dense_enough {
-            return Ok(None);
-        }
-        if reached + 1 > max_depth {
-            return Err(EncodeError::DepthLimit { limit: max_depth });
-        }
-        Ok(Some(table))
+        Ok((!table.columns.is_empty() && dense_enough).then_some(table))
     }
 
     /// What the table costs as markdown and as JSON ([`Cost`]): its header
     /// once against its keys on every row (and the keys and braces of the
     /// objects its dotted columns open), a line feed and pipes a row
     /// against braces, and what its cells add ([`inline_cost`]; a JSON
-    /// cell's backticks).
-    fn cost(&self) -> Cost {
+    /// cell's backticks). `None` when a string has more line breaks than a
+    /// cell holds: then it is no table.
+    fn cost(&self) -> Option<Cost> {
         let objects = &self.columns.objects;
         let key = |key: &str| KEY + estimate_hundredths(key.as_bytes());
         let columns: Vec<usize> = self.columns.columns.iter().map(|&(_, k)| key(k)).collect();
@@ -643,12 +667,34 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
             for &(column, value) in &self.cells[row_start..row_end] {
                 cost.json += columns[column];
                 cost += match value.kind() {
-                    ViewKind::Array(items) if is_cell_list(items.clone()) => inline_cost(value),
+                    ViewKind::String(s) if has_line_feed(s) => {
+                        let breaks = s.bytes().filter(|&b| b == b'\n').count();
+                        if breaks > MAX_CELL_BREAKS {
+                            return None;
+                        }
+                        Cost {
+                            markdown: CELL_BREAK * breaks,
+                            json: PAIR + JSON_BREAK * breaks,
+                        }
+                    }
+                    ViewKind::String(_) => Cost {
+                        markdown: 0,
+                        json: PAIR,
+                    },
+                    ViewKind::Null => Cost {
+                        markdown: 0,
+                        json: NULL,
+                    },
+                    // `[a, b]`, or JSON between backticks (told by the
+                    // first item: a cheaper test than the writer's).
+                    ViewKind::Array(items) if items.clone().next().is_none_or(V::is_scalar) => {
+                        list_cost(items)
+                    }
                     ViewKind::Array(_) | ViewKind::Object(_) => Cost {
                         markdown: PAIR,
                         json: 0,
                     },
-                    _ => inline_cost(value),
+                    _ => Cost::default(),
                 };
                 let mut object = self.columns.columns[column].0;
                 while let Some(&(parent, _)) = objects.get(object) {
@@ -662,7 +708,7 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
             }
             row_start = row_end;
         }
-        cost
+        Some(cost)
     }
 }
 
@@ -678,7 +724,7 @@ const MAX_RESERVED_ROWS: usize = 64 * 1024;
 const MAX_RESERVED_CELLS: usize = 64 * 1024;
 
 /// The cells of a row of a table with no nested column, when its members
-/// are the first columns in order and each a scalar that fits in a cell.
+/// are the first columns in order, each a scalar.
 fn flat_row<'v, V: ValueView<'v>>(
     map: V::Members,
     columns: &Columns<'v>,
@@ -689,19 +735,12 @@ fn flat_row<'v, V: ValueView<'v>>(
             Some(&(ROW, column)) if same_key(column, key) => {}
             _ => return false,
         }
-        match value.kind() {
-            ViewKind::Array(_) | ViewKind::Object(_) => return false,
-            ViewKind::String(s) if too_many_breaks(s) => return false,
-            _ => cells.push((at, value)),
+        if !value.is_scalar() {
+            return false;
         }
+        cells.push((at, value));
     }
     true
-}
-
-/// Whether the string `s` has more line breaks than a cell holds. Most
-/// strings have none: one search says so.
-fn too_many_breaks(s: &str) -> bool {
-    has_line_feed(s) && s.bytes().filter(|&b| b == b'\n').count() > MAX_CELL_BREAKS
 }
 
 /// Columns, and objects on their paths, searched one by one before a
@@ -848,8 +887,7 @@ fn index_last<'v>(index: &mut Option<HashMap<(usize, &'v str), usize>>, list: &[
 
 /// Calls `leaf` with the path and value of every cell of `map`: nested
 /// non-empty objects are walked (dotted columns), anything else is a cell.
-/// Returns whether every leaf fits in a cell (line breaks), and raises
-/// `reached` to the depth of the deepest object or of the deepest
+/// Raises `reached` to the depth of the deepest object or of the deepest
 /// container in a JSON cell; fails past `max_depth`.
 fn leaves<'v, V: ValueView<'v>>(
     map: V::Members,
@@ -858,18 +896,17 @@ fn leaves<'v, V: ValueView<'v>>(
     path: &mut Vec<&'v str>,
     reached: &mut usize,
     leaf: &mut impl FnMut(&[&'v str], V),
-) -> Result<bool, EncodeError> {
+) -> Result<(), EncodeError> {
     if depth > max_depth {
         return Err(EncodeError::DepthLimit { limit: max_depth });
     }
     *reached = (*reached).max(depth);
     for (key, value) in map {
         path.push(key);
-        let fits = match value.kind() {
+        match value.kind() {
             ViewKind::Object(inner) if inner.len() > 0 => {
-                leaves::<V>(inner, depth + 1, max_depth, path, reached, leaf)?
+                leaves::<V>(inner, depth + 1, max_depth, path, reached, leaf)?;
             }
-            ViewKind::String(s) if too_many_breaks(s) => false,
             ViewKind::Array(_) | ViewKind::Object(_) => {
                 // A JSON cell: its depth checked now, so writing cannot fail.
                 let deepest = depth + value.depth();
@@ -878,19 +915,12 @@ fn leaves<'v, V: ValueView<'v>>(
                 }
                 *reached = (*reached).max(deepest);
                 leaf(path, value);
-                true
             }
-            _ => {
-                leaf(path, value);
-                true
-            }
-        };
-        path.pop();
-        if !fits {
-            return Ok(false);
+            _ => leaf(path, value),
         }
+        path.pop();
     }
-    Ok(true)
+    Ok(())
 }
 #[cfg(test)]
 mod tests {
@@ -921,14 +951,36 @@ mod tests {
         String::from_utf8(out).unwrap()
     }
 
-    /// `value` in the dense layout with no container planned as JSON.
+    /// `value` in the dense layout with no container planned as JSON:
+    /// every container that can be a table is one.
     fn markdown_only(value: &Value) -> String {
+        fn tables(value: &Value, depth: usize, forms: &mut Vec<(usize, Form)>) {
+            let table = match value {
+                Value::Array(items) => DenseTable::of_array(items.iter(), depth + 1, 128),
+                Value::Object(map) => DenseTable::<&Value>::of_map(map.iter(), depth + 1, 128),
+                _ => return,
+            };
+            if table.unwrap().is_some_and(|table| table.cost().is_some()) {
+                forms.push((value.id(), Form::Table));
+            }
+            let children: Vec<&Value> = match value {
+                Value::Array(items) => items.iter().collect(),
+                Value::Object(map) => map.iter().map(|(_, v)| v).collect(),
+                _ => Vec::new(),
+            };
+            children
+                .into_iter()
+                .for_each(|child| tables(child, depth + 1, forms));
+        }
+        let mut forms = Vec::new();
+        tables(value, 0, &mut forms);
+        forms.sort_unstable_by_key(|&(id, _)| id);
         let mut out = Vec::new();
-        let mut w = Writer::new(
-            &mut out,
-            codec_core::value::DEFAULT_MAX_DEPTH,
-            DenseLayout::default(),
-        );
+        let layout = DenseLayout {
+            forms,
+            scratch: Vec::new(),
+        };
+        let mut w = Writer::new(&mut out, codec_core::value::DEFAULT_MAX_DEPTH, layout);
         match value.is_scalar() {
             true => w.document(value).unwrap(),
             false => container(&mut w, value, 1, 0, true).unwrap(),
@@ -1088,18 +1140,24 @@ mod tests {
         assert!(render(&row, &mut Vec::new(), &options).is_err());
     }
 
-    /// `value` in the dense layout, with its document's container planned
-    /// as `top_json` says and every other container as the plan says.
+    /// `value` in the dense layout, its document's container as JSON when
+    /// `top_json`, else as markdown, and every other container as planned.
     fn with_top(value: &Value, top_json: bool) -> String {
-        let mut json = plan(value, codec_core::value::DEFAULT_MAX_DEPTH).unwrap();
-        json.retain(|&id| id != value.id());
-        if top_json {
-            json.push(value.id());
-            json.sort_unstable();
+        let mut planner = Planner {
+            max_depth: codec_core::value::DEFAULT_MAX_DEPTH,
+            forms: Vec::new(),
+        };
+        let (_, table) = planner.costs(value, 1, 0, true).unwrap();
+        let mut forms = planner.forms;
+        match (top_json, table) {
+            (true, _) => forms.push((value.id(), Form::Json)),
+            (false, true) => forms.push((value.id(), Form::Table)),
+            (false, false) => {}
         }
+        forms.sort_unstable_by_key(|&(id, _)| id);
         let mut out = Vec::new();
         let layout = DenseLayout {
-            json,
+            forms,
             scratch: Vec::new(),
         };
         let mut w = Writer::new(&mut out, codec_core::value::DEFAULT_MAX_DEPTH, layout);
@@ -1130,7 +1188,9 @@ mod tests {
         ];
         for json in cases {
             let value: Value = from_str(json).unwrap();
-            let chose_json = plan(&value, 128).unwrap().contains(&value.id());
+            let chose_json = plan(&value, 128)
+                .unwrap()
+                .contains(&(value.id(), Form::Json));
             let (markdown, fenced) = (
                 real(&with_top(&value, false)),
                 real(&with_top(&value, true)),
