@@ -652,7 +652,7 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
         let opens: Vec<usize> = objects.iter().map(|&(_, k)| key(k) + PAIR).collect();
         let mut path = Vec::new();
         let mut cost = Cost {
-            markdown: 2 * LINE_FEED + 25 * (1 + 4 * self.width()),
+            markdown: 2 * LINE_FEED + 25 * (1 + 2 * self.width()),
             json: PAIR,
         };
         for column in 0..self.columns.len() {
@@ -1197,6 +1197,7 @@ mod tests {
                 real(&with_top(&value, false)),
                 real(&with_top(&value, true)),
             );
+            eprintln!("markdown {markdown}, JSON {fenced}, chose JSON {chose_json}: {json:.50}");
             if markdown * 10 > fenced * 11 || fenced * 10 > markdown * 11 {
                 assert_eq!(
                     chose_json,
