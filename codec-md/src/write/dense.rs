@@ -57,6 +57,8 @@ pub(super) struct DenseLayout {
     /// [`ValueView::id`], sorted; any other is a body of list lines and
     /// sections.
     forms: Vec<(usize, Form)>,
+    /// The tables, as the plan laid them out.
+    tables: Vec<TableLayout>,
     /// The JSON of a fence, before it goes into the output (its fence
     /// depends on its longest backtick run).
     scratch: Vec<u8>,
@@ -72,7 +74,7 @@ impl Layout for DenseLayout {
             return w.document(value);
         }
         w.enter(1)?;
-        w.layout.forms = plan(value, w.max_depth)?;
+        w.layout = plan(value, w.max_depth)?;
         container(w, value, 1, 0, true)
     }
 
@@ -89,8 +91,9 @@ impl Layout for DenseLayout {
 /// A container's form, when it is not a body.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Form {
-    /// A dense table, plain, dotted or keyed.
-    Table,
+    /// A dense table, plain, dotted or keyed: its layout's place in
+    /// [`DenseLayout::tables`].
+    Table(usize),
     /// A fenced `json` block.
     Json,
 }
@@ -112,7 +115,12 @@ fn container<'v, V: ValueView<'v>>(
     if form == Some(Form::Json) {
         return json_fence(w, value, depth);
     }
-    let (max_depth, table) = (w.max_depth, form == Some(Form::Table));
+    if let Some(Form::Table(at)) = form {
+        let table = std::mem::take(&mut w.layout.tables[at]);
+        write_table(w, value, &table);
+        w.layout.tables[at] = table;
+        return Ok(());
+    }
     match value.kind() {
         ViewKind::Array(items) if top && items.len() == 0 => {
             w.line(|_, out| out.extend_from_slice(b"[]"));
@@ -120,26 +128,11 @@ fn container<'v, V: ValueView<'v>>(
         ViewKind::Object(map) if top && map.len() == 0 => {
             w.line(|_, out| out.extend_from_slice(b"{}"));
         }
-        ViewKind::Array(items) => {
-            if table
-                && let Some(table) = DenseTable::<V>::of_array(items.clone(), depth + 1, max_depth)?
-            {
-                write_table(w, &table);
-            } else if top && is_inline_list(items.clone()) {
-                w.line(|layout, out| layout.list(out, items, true));
-            } else {
-                w.body(elements(items), None::<V::Members>, level, depth)?;
-            }
+        ViewKind::Array(items) if top && is_inline_list(items.clone()) => {
+            w.line(|layout, out| layout.list(out, items, true));
         }
-        ViewKind::Object(map) => {
-            if table
-                && let Some(table) = DenseTable::<V>::of_map(map.clone(), depth + 1, max_depth)?
-            {
-                write_table(w, &table);
-            } else {
-                w.body(members(map.clone()), Some(map), level, depth)?;
-            }
-        }
+        ViewKind::Array(items) => w.body(elements(items), None::<V::Members>, level, depth)?,
+        ViewKind::Object(map) => w.body(members(map.clone()), Some(map), level, depth)?,
         _ => {}
     }
     Ok(())
@@ -173,72 +166,171 @@ fn json_fence<'v, V: ValueView<'v>>(
     Ok(())
 }
 
-/// A dense table: header and delimiter rows with outer pipes, body rows
-/// without.
-fn write_table<'v, V: ValueView<'v>>(w: &mut Writer<'_, DenseLayout>, table: &DenseTable<'v, V>) {
-    w.block();
-    let out = &mut *w.out;
-    out.push(b'|');
-    if table.keyed {
-        out.push(b'|');
-    }
-    let mut path = Vec::new();
-    for column in 0..table.columns.len() {
-        table.columns.path(column, &mut path);
-        for (i, key) in path.iter().enumerate() {
-            if i > 0 {
-                out.push(b'.');
-            }
-            escape::write_str(out, key, Context::Path);
+/// A table as the plan laid it out ([`TableLayout::of`]), for the writer
+/// to write with no search: its header and delimiter rows, and where each
+/// row's leaves go.
+#[derive(Debug, Default)]
+struct TableLayout {
+    /// The header and delimiter rows, as written.
+    header: Vec<u8>,
+    columns: usize,
+    keyed: bool,
+    /// Each row: `None` when its leaves are the first columns in order
+    /// (most rows), else each leaf's column.
+    rows: Vec<Option<Vec<usize>>>,
+}
+
+impl TableLayout {
+    fn of<'v, V: ValueView<'v>>(table: &DenseTable<'v, V>) -> TableLayout {
+        let mut header = Vec::with_capacity(16 * table.width());
+        header.push(b'|');
+        if table.keyed {
+            header.push(b'|');
         }
-        out.push(b'|');
+        let mut path = Vec::new();
+        for column in 0..table.columns.len() {
+            table.columns.path(column, &mut path);
+            for (i, key) in path.iter().enumerate() {
+                if i > 0 {
+                    header.push(b'.');
+                }
+                escape::write_str(&mut header, key, Context::Path);
+            }
+            header.push(b'|');
+        }
+        // One hyphen a cell, the fewest GFM takes: `|-|` costs fewer
+        // tokens than `|---|`.
+        header.extend_from_slice(b"\n|");
+        for _ in 0..table.width() {
+            header.extend_from_slice(b"-|");
+        }
+        header.push(b'\n');
+        let mut row_start = 0;
+        let rows = table.rows.iter().map(|&(_, row_end)| {
+            let cells = &table.cells[row_start..row_end];
+            row_start = row_end;
+            let in_order = cells
+                .iter()
+                .enumerate()
+                .all(|(i, &(column, _))| i == column);
+            (!in_order).then(|| cells.iter().map(|&(column, _)| column).collect())
+        });
+        TableLayout {
+            columns: table.columns.len(),
+            keyed: table.keyed,
+            rows: rows.collect(),
+            header,
+        }
     }
-    out.push(b'\n');
-    // One hyphen a cell, the fewest GFM takes: `|-|` costs fewer tokens
-    // than `|---|`.
-    out.push(b'|');
-    for _ in 0..table.width() {
-        out.extend_from_slice(b"-|");
+}
+
+/// A dense table laid out as `table` says: header and delimiter rows with
+/// outer pipes, body rows without.
+fn write_table<'v, V: ValueView<'v>>(
+    w: &mut Writer<'_, DenseLayout>,
+    value: V,
+    table: &TableLayout,
+) {
+    w.block();
+    w.out.extend_from_slice(&table.header);
+    match value.kind() {
+        ViewKind::Array(items) => write_rows(w.out, items.map(|row| (None, row)), table),
+        ViewKind::Object(map) => write_rows(w.out, map.map(|(key, row)| (Some(key), row)), table),
+        _ => {}
     }
-    out.push(b'\n');
+}
+
+/// The rows of a [`write_table`].
+fn write_rows<'v, V: ValueView<'v>>(
+    out: &mut Vec<u8>,
+    rows: impl Iterator<Item = (Option<&'v str>, V)>,
+    table: &TableLayout,
+) {
     // A one-column table keeps its outer pipes: a line with no pipe at
     // all reads as a row to some parsers only.
-    let outer = table.width() == 1;
-    let mut cells: Vec<Option<V>> = vec![None; table.columns.len()];
-    let mut row_start = 0;
-    for &(key, row_end) in &table.rows {
-        cells.iter_mut().for_each(|cell| *cell = None);
-        for &(column, value) in &table.cells[row_start..row_end] {
-            cells[column] = Some(value);
-        }
-        row_start = row_end;
+    let outer = table.columns + usize::from(table.keyed) == 1;
+    let mut cells: Vec<Option<V>> = Vec::new();
+    for ((key, row), layout) in rows.zip(&table.rows) {
+        let Some(map) = row.as_object() else {
+            continue;
+        };
         let start = out.len();
         if outer {
             out.push(b'|');
         }
-        let mut first = true;
+        let mut cell = Cell {
+            out,
+            start,
+            first: true,
+        };
         if let Some(key) = key {
-            escape::write_first_cell(out, key);
-            first = false;
+            escape::write_first_cell(cell.out, key);
+            cell.first = false;
         }
-        for cell in &cells {
-            if !first {
-                // An empty first cell needs the leading pipe, else the
-                // row would start at the second cell.
-                if out.len() == start {
-                    out.push(b'|');
-                }
-                out.push(b'|');
+        let mut written = 0;
+        match layout {
+            None => each_leaf::<V>(map, &mut |value| {
+                cell.write(Some(value));
+                written += 1;
+            }),
+            Some(columns) => {
+                cells.clear();
+                cells.resize(table.columns, None);
+                let mut at = columns.iter();
+                each_leaf::<V>(map, &mut |value| {
+                    if let Some(&column) = at.next() {
+                        cells[column] = Some(value);
+                    }
+                });
+                cells.iter().for_each(|&value| cell.write(value));
+                written = table.columns;
             }
-            if let Some(value) = *cell {
-                write_cell(out, value, first);
-            }
-            first = false;
         }
+        (written..table.columns).for_each(|_| cell.write(None::<V>));
         if outer {
-            out.push(b'|');
+            cell.out.push(b'|');
         }
-        out.push(b'\n');
+        cell.out.push(b'\n');
+    }
+}
+
+/// A row's cells as they are written: each after a pipe but the first.
+struct Cell<'o> {
+    out: &'o mut Vec<u8>,
+    /// Where the row starts.
+    start: usize,
+    first: bool,
+}
+
+impl Cell<'_> {
+    fn write<'v, V: ValueView<'v>>(&mut self, value: Option<V>) {
+        if !self.first {
+            // An empty first cell needs the leading pipe, else the row
+            // would start at the second cell.
+            if self.out.len() == self.start {
+                self.out.push(b'|');
+            }
+            self.out.push(b'|');
+        }
+        if let Some(value) = value {
+            write_cell(self.out, value, self.first);
+        }
+        self.first = false;
+    }
+}
+
+/// Calls `leaf` with each of `map`'s leaves in order: what is not a
+/// non-empty object, whose own leaves come in its place.
+fn each_leaf<'v, V: ValueView<'v>>(map: V::Members, leaf: &mut impl FnMut(V)) {
+    for (_, value) in map {
+        if !value.is_scalar()
+            && let ViewKind::Object(inner) = value.kind()
+            && inner.len() > 0
+        {
+            each_leaf::<V>(inner, leaf);
+        } else {
+            leaf(value);
+        }
     }
 }
 
@@ -342,47 +434,61 @@ const FENCE: usize = 500;
 /// section: JSON when its JSON with its fence costs less than its markdown
 /// ([`Cost`]), its sections as they were decided; else a table when it is
 /// one, else a body. One walk, bottom-up: a container's cost is its
-/// sections' and its own. Returns the tables and the JSON by
-/// [`ValueView::id`], sorted; fails where the markdown would (a container
-/// too deep).
-fn plan<'v, V: ValueView<'v>>(
-    value: V,
-    max_depth: usize,
-) -> Result<Vec<(usize, Form)>, EncodeError> {
+/// sections' and its own. Returns the layout that writes what was decided;
+/// fails where the markdown would (a container too deep).
+fn plan<'v, V: ValueView<'v>>(value: V, max_depth: usize) -> Result<DenseLayout, EncodeError> {
     let mut planner = Planner {
         max_depth,
         forms: Vec::new(),
+        tables: Vec::new(),
     };
     planner.choose(value, 1, 0, true)?;
     planner.forms.sort_unstable_by_key(|&(id, _)| id);
-    Ok(planner.forms)
+    Ok(DenseLayout {
+        tables: planner.tables(),
+        forms: planner.forms,
+        scratch: Vec::new(),
+    })
 }
 
-struct Planner {
+struct Planner<'v, V: ValueView<'v>> {
     max_depth: usize,
     /// The forms decided so far.
     forms: Vec<(usize, Form)>,
+    /// The tables decided so far (laid out once all is decided: a table
+    /// inside JSON is not).
+    tables: Vec<DenseTable<'v, V>>,
 }
 
-impl Planner {
+impl<'v, V: ValueView<'v>> Planner<'v, V> {
+    fn tables(&self) -> Vec<TableLayout> {
+        self.tables.iter().map(TableLayout::of).collect()
+    }
+
     /// Decides the form of `value`, the document's container (`top`) or a
     /// section's at `depth`, as [`container`] will write it. Returns what
     /// it costs as decided (`markdown`) and as JSON.
-    fn choose<'v, V: ValueView<'v>>(
+    fn choose(
         &mut self,
         value: V,
         level: usize,
         depth: usize,
         top: bool,
     ) -> Result<Cost, EncodeError> {
+        let inside = (self.forms.len(), self.tables.len());
         let (cost, table) = self.costs(value, level, depth, top)?;
         // Markdown wins ties: it is the format the reader asked for.
         if cost.markdown <= cost.json + FENCE {
-            if table {
-                self.forms.push((value.id(), Form::Table));
+            if let Some(table) = table {
+                self.forms
+                    .push((value.id(), Form::Table(self.tables.len())));
+                self.tables.push(table);
             }
             return Ok(cost);
         }
+        // What is inside JSON has no form of its own.
+        self.forms.truncate(inside.0);
+        self.tables.truncate(inside.1);
         self.forms.push((value.id(), Form::Json));
         Ok(Cost {
             markdown: cost.json + FENCE,
@@ -391,21 +497,21 @@ impl Planner {
     }
 
     /// What `value` costs as [`container`] writes its markdown, and as
-    /// JSON; and whether that markdown is a table.
-    fn costs<'v, V: ValueView<'v>>(
+    /// JSON; and the table, when that markdown is one.
+    fn costs(
         &mut self,
         value: V,
         level: usize,
         depth: usize,
         top: bool,
-    ) -> Result<(Cost, bool), EncodeError> {
+    ) -> Result<(Cost, Option<DenseTable<'v, V>>), EncodeError> {
         let max_depth = self.max_depth;
         let table = match value.kind() {
             ViewKind::Array(items) => DenseTable::of_array(items, depth + 1, max_depth)?,
             ViewKind::Object(map) => DenseTable::<V>::of_map(map, depth + 1, max_depth)?,
             _ => None,
         };
-        if let Some(table) = &table
+        if let Some(table) = table
             && let Some(cost) = table.cost()
         {
             // Its JSON's rows and nested objects are containers too, one
@@ -413,7 +519,7 @@ impl Planner {
             if table.reached + 1 > max_depth {
                 return Err(EncodeError::DepthLimit { limit: max_depth });
             }
-            return Ok((cost, true));
+            return Ok((cost, Some(table)));
         }
         let cost = match value.kind() {
             ViewKind::Array(items) if top && is_inline_list(items.clone()) => {
@@ -425,13 +531,13 @@ impl Planner {
             ViewKind::Object(map) => self.body(members(map), level, depth)?,
             _ => Cost::default(),
         };
-        Ok((cost, false))
+        Ok((cost, None))
     }
 
     /// What a container's body costs, [`Writer::body`]'s list lines and
     /// sections, and its JSON's members or elements: a label is in both
     /// but for an element's `[i]`, which JSON does not write.
-    fn body<'v, V: ValueView<'v>>(
+    fn body(
         &mut self,
         entries: impl Iterator<Item = (Label<'v>, V)>,
         level: usize,
@@ -1003,14 +1109,16 @@ mod tests {
     /// `value` in the dense layout with no container planned as JSON:
     /// every container that can be a table is one.
     fn markdown_only(value: &Value) -> String {
-        fn tables(value: &Value, depth: usize, forms: &mut Vec<(usize, Form)>) {
+        fn tables(value: &Value, depth: usize, layout: &mut DenseLayout) {
             let table = match value {
                 Value::Array(items) => DenseTable::of_array(items.iter(), depth + 1, 128),
                 Value::Object(map) => DenseTable::<&Value>::of_map(map.iter(), depth + 1, 128),
                 _ => return,
             };
-            if table.unwrap().is_some_and(|table| table.cost().is_some()) {
-                forms.push((value.id(), Form::Table));
+            if let Some(table) = table.unwrap().filter(|table| table.cost().is_some()) {
+                let form = Form::Table(layout.tables.len());
+                layout.forms.push((value.id(), form));
+                layout.tables.push(TableLayout::of(&table));
             }
             let children: Vec<&Value> = match value {
                 Value::Array(items) => items.iter().collect(),
@@ -1019,16 +1127,12 @@ mod tests {
             };
             children
                 .into_iter()
-                .for_each(|child| tables(child, depth + 1, forms));
+                .for_each(|child| tables(child, depth + 1, layout));
         }
-        let mut forms = Vec::new();
-        tables(value, 0, &mut forms);
-        forms.sort_unstable_by_key(|&(id, _)| id);
+        let mut layout = DenseLayout::default();
+        tables(value, 0, &mut layout);
+        layout.forms.sort_unstable_by_key(|&(id, _)| id);
         let mut out = Vec::new();
-        let layout = DenseLayout {
-            forms,
-            scratch: Vec::new(),
-        };
         let mut w = Writer::new(&mut out, codec_core::value::DEFAULT_MAX_DEPTH, layout);
         match value.is_scalar() {
             true => w.document(value).unwrap(),
@@ -1277,18 +1381,23 @@ mod tests {
         let mut planner = Planner {
             max_depth: codec_core::value::DEFAULT_MAX_DEPTH,
             forms: Vec::new(),
+            tables: Vec::new(),
         };
         let (_, table) = planner.costs(value, 1, 0, true).unwrap();
-        let mut forms = planner.forms;
+        let (mut forms, mut tables) = (planner.forms.clone(), planner.tables());
         match (top_json, table) {
             (true, _) => forms.push((value.id(), Form::Json)),
-            (false, true) => forms.push((value.id(), Form::Table)),
-            (false, false) => {}
+            (false, Some(table)) => {
+                forms.push((value.id(), Form::Table(tables.len())));
+                tables.push(TableLayout::of(&table));
+            }
+            (false, None) => {}
         }
         forms.sort_unstable_by_key(|&(id, _)| id);
         let mut out = Vec::new();
         let layout = DenseLayout {
             forms,
+            tables,
             scratch: Vec::new(),
         };
         let mut w = Writer::new(&mut out, codec_core::value::DEFAULT_MAX_DEPTH, layout);
@@ -1321,6 +1430,7 @@ mod tests {
             let value: Value = from_str(json).unwrap();
             let chose_json = plan(&value, 128)
                 .unwrap()
+                .forms
                 .contains(&(value.id(), Form::Json));
             let (markdown, fenced) = (
                 real(&with_top(&value, false)),
