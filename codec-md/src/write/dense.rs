@@ -768,16 +768,18 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
         let key = |key: &str| KEY + estimate_hundredths(key.as_bytes());
         let columns: Vec<usize> = self.columns.columns.iter().map(|&(_, k)| key(k)).collect();
         let opens: Vec<usize> = objects.iter().map(|&(_, k)| key(k) + PAIR).collect();
-        let mut path = Vec::new();
         let mut cost = Cost {
             markdown: 2 * LINE_FEED + 25 * (1 + 2 * self.width()),
             json: PAIR,
         };
-        for column in 0..self.columns.len() {
-            self.columns.path(column, &mut path);
-            let keys: usize = path.iter().map(|k| estimate_hundredths(k.as_bytes())).sum();
-            cost.markdown += keys + 60 * path.len();
+        // Each header cell: its path's keys, each after a pipe or a dot.
+        for &(mut object, _) in &self.columns.columns {
+            while let Some(&(parent, _)) = objects.get(object) {
+                cost.markdown += opens[object] - KEY - PAIR + 60;
+                object = parent;
+            }
         }
+        cost.markdown += columns.iter().map(|key| key - KEY + 60).sum::<usize>();
         // The row in which each object was last opened.
         let mut opened = vec![usize::MAX; objects.len()];
         let mut row_start = 0;
