@@ -59,9 +59,6 @@ pub(super) struct DenseLayout {
     forms: Vec<(usize, Form)>,
     /// The tables, as the plan laid them out.
     tables: Vec<TableLayout>,
-    /// The JSON of a fence, before it goes into the output (its fence
-    /// depends on its longest backtick run).
-    scratch: Vec<u8>,
 }
 
 impl Layout for DenseLayout {
@@ -145,24 +142,24 @@ fn json_fence<'v, V: ValueView<'v>>(
     value: V,
     depth: usize,
 ) -> Result<(), EncodeError> {
-    let mut json = std::mem::take(&mut w.layout.scratch);
-    json.clear();
-    json::write_fenced(&mut json, value, depth, w.max_depth)?;
-    // The longest run of backticks: most JSON has none.
-    let (mut longest, mut run, mut next) = (0, 0, 0);
-    for at in memchr::memchr_iter(b'`', &json) {
-        run = if at == next { run + 1 } else { 1 };
-        (longest, next) = (longest.max(run), at + 1);
-    }
-    let ticks = (longest + 1).max(3);
     w.block();
-    w.out.resize(w.out.len() + ticks, b'`');
-    w.out.extend_from_slice(b"json\n");
-    w.out.extend_from_slice(&json);
+    let start = w.out.len();
+    w.out.extend_from_slice(b"```json\n");
+    let from = w.out.len();
+    json::write_fenced(w.out, value, depth, w.max_depth)?;
+    // The longest run of backticks: most JSON has none.
+    let (mut longest, mut run, mut next) = (0, 0, from);
+    for at in memchr::memchr_iter(b'`', &w.out[from..]) {
+        run = if from + at == next { run + 1 } else { 1 };
+        (longest, next) = (longest.max(run), from + at + 1);
+    }
+    // A fence longer than any run: more backticks before the first three.
+    let ticks = (longest + 1).max(3);
+    let more = std::iter::repeat_n(b'`', ticks - 3);
+    w.out.splice(start..start, more);
     w.out.push(b'\n');
     w.out.resize(w.out.len() + ticks, b'`');
     w.out.push(b'\n');
-    w.layout.scratch = json;
     Ok(())
 }
 
@@ -447,7 +444,6 @@ fn plan<'v, V: ValueView<'v>>(value: V, max_depth: usize) -> Result<DenseLayout,
     Ok(DenseLayout {
         tables: planner.tables(),
         forms: planner.forms,
-        scratch: Vec::new(),
     })
 }
 
@@ -1397,11 +1393,7 @@ mod tests {
         }
         forms.sort_unstable_by_key(|&(id, _)| id);
         let mut out = Vec::new();
-        let layout = DenseLayout {
-            forms,
-            tables,
-            scratch: Vec::new(),
-        };
+        let layout = DenseLayout { forms, tables };
         let mut w = Writer::new(&mut out, codec_core::value::DEFAULT_MAX_DEPTH, layout);
         container(&mut w, value, 1, 0, true).unwrap();
         String::from_utf8(out).unwrap()
