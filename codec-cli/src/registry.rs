@@ -248,7 +248,7 @@ mod tests {
         let mut types = Vec::new();
         for (name, expected) in [
             ("default", "# [0]\n\n- **id**: 1\n\n## user\n"),
-            ("dense", "|id|user.name|\n|---|---|\n1|ada\n"),
+            ("dense", "|id|user.name|\n|-|-|\n1|ada\n"),
         ] {
             let negotiator = negotiator(&options(name)).unwrap();
             let md = negotiator.codec("md").unwrap();

@@ -87,7 +87,7 @@
 //! |---|---|---:|---:|---:|
 //! | markdown + structured | the default | 447,131 | 366,978 | 814,109 |
 //! | markdown only | [`StructuredContent::Never`] | 447,131 | 0 | 447,131 |
-//! | dense markdown only | `Never`, [`TextFormat::Codec`] of a dense markdown codec | 256,612 | 0 | 256,612 |
+//! | dense markdown only | `Never`, [`TextFormat::Codec`] of a dense markdown codec | 256,561 | 0 | 256,561 |
 //! | one line + structured | [`TextFormat::Summary`] | 142 | 366,978 | 367,120 |
 //! | JSON + structured | [`TextFormat::Json`] | 366,978 | 366,978 | 733,956 |
 //!

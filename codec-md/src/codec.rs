@@ -209,7 +209,7 @@ impl MarkdownCodecBuilder {
     ///         "# users\n",
     ///         "\n",
     ///         "|id|name.first|name.last|langs|\n",
-    ///         "|---|---|---|---|\n",
+    ///         "|-|-|-|-|\n",
     ///         "1|Ada|Lovelace|[en, fr]\n",
     ///         "2|Alan|Turing|[en]\n",
     ///         "3|Grace|Hopper|[]\n",

@@ -289,19 +289,6 @@ fn write_loose_str(out: &mut Vec<u8>, s: &str, context: Context) {
     }
 }
 
-/// Writes `s`, whose only bytes that are not plain in a cell are line
-/// feeds inside it and `_`s inside words, as [`write_str`] writes it in
-/// [`Context::Cell`] (each line feed `&#10;`), unless it holds an autolink
-/// trigger: then writes nothing and returns false.
-pub(super) fn write_lines(out: &mut Vec<u8>, s: &str) -> bool {
-    let bytes = s.as_bytes();
-    if memchr::memchr2_iter(b':', b'.', bytes).any(|at| url_trigger(bytes, at)) {
-        return false;
-    }
-    write_line_feeds_as_refs(out, s);
-    true
-}
-
 /// Writes `s`, plain but for line feeds inside it and holding no
 /// autolink trigger ([`write_loose_str`]), with `&#10;` for each line
 /// feed: what the escaper writes for it. No rule pairs with a line feed,

@@ -82,7 +82,7 @@ pub(crate) fn render<'v, V: ValueView<'v>>(
     match options.profile {
         Profile::Default => Writer::new(out, options.max_depth, DefaultLayout).write(value),
         Profile::Lossless => Writer::new(out, options.max_depth, LosslessLayout).write(value),
-        Profile::Dense => Writer::new(out, options.max_depth, DenseLayout::new()).write(value),
+        Profile::Dense => Writer::new(out, options.max_depth, DenseLayout::default()).write(value),
     }
     .map(drop)
 }

@@ -24,9 +24,19 @@ const REFERENCE: [(&str, usize, usize); 8] = [
     ("nested-group", 47_018, 26_992),
 ];
 
-/// The flat datasets (one table of scalars): the dense profile must beat
-/// TOON there.
-const FLAT: [&str; 4] = ["tabular", "analytics", "github", "keyed"];
+/// The datasets where the dense profile must cost less than TOON: all but
+/// nested-group, whose 1,000 rows alone cost 26,994 tokens with `|`
+/// between their cells (26,320 with TOON's commas), more than TOON's
+/// whole 26,992: a GFM row's pipes bound it.
+const UNDER_TOON: [&str; 7] = [
+    "tabular",
+    "nested",
+    "analytics",
+    "github",
+    "event-logs",
+    "nested-config",
+    "keyed",
+];
 
 /// The targets, dataset by dataset and in total. Counting all
 /// eight (1.1 MB of markdown) takes a few seconds in a debug build.
@@ -50,13 +60,13 @@ fn dense_meets_the_token_targets() {
         if dense > compact + fence {
             failures.push(format!("{name}: {dense} tokens, compact JSON {compact}"));
         }
-        if FLAT.contains(&name) && dense > toon {
+        if UNDER_TOON.contains(&name) && dense >= toon {
             failures.push(format!("{name}: {dense} tokens, TOON {toon}"));
         }
     }
     eprintln!("total: {total} tokens dense");
-    if total > 294_000 {
-        failures.push(format!("total: {total} tokens, target 294,000"));
+    if total > 256_612 {
+        failures.push(format!("total: {total} tokens, target 256,612"));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
