@@ -200,8 +200,8 @@ impl Standard {
 
     /// The markdown layout (default [`Profile::Default`], SPEC.md's;
     /// [`Profile::Dense`] costs 0.70x the tokens of compact JSON over the
-    /// eight benchmark datasets, at or under it on each, against 1.22x
-    /// for the default, which wins only on flat tables;
+    /// eight benchmark datasets (within the 5 tokens of a JSON fence of it
+    /// on each), against 1.22x for the default, which wins only on flat tables;
     /// [`Profile::Lossless`] adds the fewest markers that make it read back
     /// exactly). The MCP codec's markdown text follows it.
     #[cfg(feature = "md")]

@@ -1,8 +1,9 @@
 //! The markdown response codec: any value as GitHub-flavored markdown that
 //! a model reads as tables and key lists: 0.62x to 0.76x the o200k tokens
 //! of compact JSON for arrays of flat objects in the default profile (more
-//! than JSON for nested data, 1.27x to 1.55x), and at or under compact
-//! JSON on every benchmark dataset in the dense profile (`BENCHMARKS.md`).
+//! than JSON for nested data, 1.27x to 1.55x), and 0.70x over the eight
+//! benchmark datasets in the dense profile, within a JSON fence's 5
+//! tokens of compact JSON on each (`BENCHMARKS.md`).
 //!
 //! - [`MarkdownCodec`] (built by [`MarkdownCodecBuilder`]): the
 //!   [`Codec`](codec_core::Codec) for `text/markdown; charset=utf-8;
