@@ -17,7 +17,7 @@ use crate::{input, negotiate_cmd};
 
 /// `--stream auto` streams inputs larger than this. The buffered path
 /// peaks at about four times its input (a parsed value, then its
-/// rendering: BENCHMARKS.md, *Memory*), so below it a rendering stays
+/// rendering: BENCHMARKS.md, *Parsing and memory*), so below it a rendering stays
 /// within the 64 MB a streamed one of any size keeps to.
 pub(crate) const STREAM_ABOVE: usize = 4 << 20;
 

@@ -32,7 +32,7 @@
 //! within reach. BLAKE3 rather than SHA-256 for its speed: it hashes
 //! several lanes at once with the CPU's vector instructions, so the
 //! validator costs a small part of writing the body (`BENCHMARKS.md`,
-//! *Response headers*). The `Content-Type` is hashed too, so
+//! *Headers and negotiation*). The `Content-Type` is hashed too, so
 //! `text/plain` and `text/markdown` answers of the same bytes are two
 //! representations with two validators, as RFC 9110 §8.8.3 asks of a
 //! strong one.
@@ -377,7 +377,7 @@ impl ResponseHeadersBuilder {
     /// header). `codec_core::tokens::O200k` (feature `o200k` of codec-core)
     /// counts GPT-4o's and later models' `o200k_base` exactly. Counting
     /// costs a pass of the tokenizer over each body (`BENCHMARKS.md`,
-    /// *Response headers*).
+    /// *Headers and negotiation*).
     pub fn token_counter(
         mut self,
         counter: Option<Arc<dyn TokenCounter>>,
