@@ -520,24 +520,22 @@ where
     F: FnMut(&str, usize) -> Cut,
 {
     let total = limit.measure(&text);
-    if total <= limit.max() {
-        return Truncation::whole(text);
-    }
     let len = text.len();
-    cut_over(text, len, total, limit, choose)
+    truncate_head_with(text, len, total, limit, choose)
 }
 
-/// [`truncate_with`] for a text of which only the start, `head`, was
-/// kept: the whole was `len` bytes and `total` in the limit's unit, and
-/// the cut (and its note) is the one `truncate_with` makes of the whole,
-/// so a writer can drop what it writes past the head instead of holding
-/// the whole text.
+/// [`truncate_with`] for a text of which only the start, the head
+/// `text`, was kept: the whole was `len` bytes and `total` in the limit's
+/// unit, and the cut (and its note) is the one `truncate_with` makes of
+/// the whole, so a writer can drop what it writes past the head instead
+/// of holding the whole text. (`truncate_with` is this function given the
+/// whole text.)
 ///
 /// That holds when the limit [adds up](TextLimit::adds_up) (the whole's
-/// size is known from its parts') and `head` is over the limit (so every
-/// cut falls inside it), ending where `choose` may cut; `choose` is given
-/// `head` as the text. Otherwise the cut is `head`'s, as if it were the
-/// whole text of that `len` and `total`.
+/// size is known from its parts') and the head is over the limit (so
+/// every cut falls inside it), ending where `choose` may cut; `choose` is
+/// given the head as the text. Otherwise the cut is the head's, as if it
+/// were the whole text of that `len` and `total`.
 ///
 /// ```
 /// use codec_core::TextLimit;
@@ -551,25 +549,6 @@ where
 /// assert_eq!(cut, truncate_with(text, &limit, rule));
 /// ```
 pub fn truncate_head_with<F>(
-    head: String,
-    len: usize,
-    total: usize,
-    limit: &TextLimit,
-    choose: F,
-) -> Truncation
-where
-    F: FnMut(&str, usize) -> Cut,
-{
-    if total <= limit.max() {
-        return Truncation::whole(head);
-    }
-    cut_over(head, len, total, limit, choose)
-}
-
-/// The frame of [`truncate_with`] for a text over the limit, `len` bytes
-/// and `total` in its unit, of which `text` holds the start at least up
-/// to every cut `choose` makes.
-fn cut_over<F>(
     text: String,
     len: usize,
     total: usize,
@@ -579,6 +558,9 @@ fn cut_over<F>(
 where
     F: FnMut(&str, usize) -> Cut,
 {
+    if total <= limit.max() {
+        return Truncation::whole(text);
+    }
     // No count is larger than the text's length in bytes, so a note with
     // every count at that size is as long as any note can be: room for it
     // is kept, for a note without rows and items (the plain cut's) until

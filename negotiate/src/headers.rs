@@ -500,11 +500,7 @@ fn not_modified(request: &RequestFacts, representation: &Representation) -> bool
 /// hashed several at once; the input still reads back one way, as a
 /// `Content-Type` holds no LF.
 fn etag(content_type: &str, body: &[u8]) -> HeaderValue {
-    let mut hash = blake3::Hasher::new();
-    hash.update(body);
-    hash.update(b"\n");
-    hash.update(content_type.as_bytes());
-    quoted_hex(&hash.finalize())
+    tag(blake3::Hasher::new(), body, content_type)
 }
 
 /// The key of the validator `ETag`s' BLAKE3: a fixed, public one, so that
@@ -518,15 +514,20 @@ const VALIDATOR_KEY: &[u8; 32] = b"negotiate: service's validator.\n";
 /// the service supplies. Reads back one way, the last LF ending the
 /// validator, as a `Content-Type` holds no LF.
 fn validator_etag(content_type: &str, validator: &[u8]) -> HeaderValue {
-    let mut hash = blake3::Hasher::new_keyed(VALIDATOR_KEY);
-    hash.update(validator);
-    hash.update(b"\n");
-    hash.update(content_type.as_bytes());
-    quoted_hex(&hash.finalize())
+    tag(
+        blake3::Hasher::new_keyed(VALIDATOR_KEY),
+        validator,
+        content_type,
+    )
 }
 
-/// The first 128 bits of `digest` in hex, quoted: a strong `ETag`.
-fn quoted_hex(digest: &blake3::Hash) -> HeaderValue {
+/// The first 128 bits of `hash`'s digest of `data`, LF and `content_type`,
+/// in hex, quoted: a strong `ETag`.
+fn tag(mut hash: blake3::Hasher, data: &[u8], content_type: &str) -> HeaderValue {
+    hash.update(data);
+    hash.update(b"\n");
+    hash.update(content_type.as_bytes());
+    let digest = hash.finalize();
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut etag = [b'"'; 34];
     for (i, byte) in digest.as_bytes()[..16].iter().enumerate() {

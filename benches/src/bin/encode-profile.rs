@@ -59,8 +59,7 @@ fn main() {
         &**codec
     };
     let total = if let Some(route) = what.strip_prefix("serve:") {
-        let route = Route::ALL
-            .into_iter()
+        let route = Route::all()
             .find(|r| r.name() == route)
             .unwrap_or_else(|| panic!("no route {route}"));
         let server = Server::typed(&typed);

@@ -324,34 +324,37 @@ impl<'o, L: Layout> Writer<'o, L> {
 
     /// Records an item of the cut ([`Units`]) that ends with the line just
     /// written: a paragraph, a list item (its fence included) or a fenced
-    /// block, which the default layout writes only as whole lines. Past
-    /// the head of a bounded rendering, where no cut falls, it is only
-    /// counted.
+    /// block, which the default layout writes only as whole lines.
     #[inline]
     fn item_written(&mut self) {
-        if let Some(units) = &mut self.units {
-            match &self.bound {
-                Some(bound) if bound.head.end.is_some() => units.count_item(),
-                // Before the line feed, as the scan counts a line's end.
-                _ => units.item(self.out.len() - 1 - self.start),
-            }
-            if self.bound.is_some() {
-                self.unit_ended();
-            }
-        }
+        self.unit_written(false);
     }
 
     /// Records a table row that ends with the line just written.
     #[inline]
     fn row_written(&mut self) {
-        if let Some(units) = &mut self.units {
-            match &self.bound {
-                Some(bound) if bound.head.end.is_some() => units.count_row(),
-                _ => units.row(self.out.len() - 1 - self.start),
-            }
-            if self.bound.is_some() {
-                self.unit_ended();
-            }
+        self.unit_written(true);
+    }
+
+    /// Records a row or an item that ends with the line just written. Past
+    /// the head of a bounded rendering, where no cut falls, it is only
+    /// counted.
+    #[inline]
+    fn unit_written(&mut self, row: bool) {
+        let Some(units) = &mut self.units else {
+            return;
+        };
+        let past_head = self.bound.as_ref().is_some_and(|b| b.head.end.is_some());
+        // Before the line feed, as the scan counts a line's end.
+        let end = self.out.len() - 1 - self.start;
+        match (row, past_head) {
+            (true, false) => units.row(end),
+            (false, false) => units.item(end),
+            (true, true) => units.count_row(),
+            (false, true) => units.count_item(),
+        }
+        if self.bound.is_some() {
+            self.unit_ended();
         }
     }
 

@@ -1,6 +1,6 @@
 //! Memory stays linear in the input: rendering allocates the output buffer
 //! and little else, whatever the shape of the value (the dense profile
-//! also the table markdown it weighs against JSON). Measured with a
+//! also each table's plan: its header and a reference per cell). Measured with a
 //! counting allocator (this test binary only).
 //!
 //! The default size keeps CI fast; `MD_MEMORY_MB=100 cargo test --release

@@ -145,7 +145,7 @@ fn the_agent_policy_varies_on_user_agent() {
 }
 
 /// The `Link` of one policy, asked for again and by other negotiators:
-/// each negotiator's own, every time (the policy remembers `Link`s).
+/// each negotiator's own, every time, from one shared policy.
 #[test]
 fn links_are_each_negotiators_own() {
     use http::Response;
