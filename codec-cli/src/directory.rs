@@ -272,9 +272,8 @@ mod tests {
     #[test]
     fn names_that_are_not_utf8_are_skipped() {
         use std::os::unix::ffi::OsStrExt;
-        let dir = std::env::temp_dir().join(format!("codec-cli-unit-{}-names", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path().to_owned();
         std::fs::write(dir.join("ok.json"), "1").unwrap();
         std::fs::write(dir.join(OsStr::from_bytes(b"bad\xff.json")), "2").unwrap();
         let loaded = load_dir(&dir, false, None).unwrap();
@@ -293,10 +292,8 @@ mod tests {
 
     #[test]
     fn files_that_do_not_parse_are_kept_as_failures() {
-        let dir =
-            std::env::temp_dir().join(format!("codec-cli-unit-{}-failed", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path().to_owned();
         std::fs::write(dir.join("ok.json"), "[1]").unwrap();
         std::fs::write(dir.join("bad.json"), "{\n  \"a\": tru\n}").unwrap();
         let loaded = load_dir(&dir, false, None).unwrap();

@@ -144,7 +144,7 @@ fn render(args: &[&str], file: &Path) -> String {
 }
 
 /// A directory with a table, a configuration and a file that is not JSON.
-fn documents(name: &str) -> std::path::PathBuf {
+fn documents(name: &str) -> common::TempDir {
     let dir = temp_dir(name);
     let rows: Vec<Value> = (0..30)
         .map(|i| json!({"id": i, "name": format!("row {i}"), "score": 0.5}))
@@ -532,7 +532,8 @@ fn text_and_structured_content_choices() {
     }
     // The specification's letter: the text is the serialized structured
     // content (of a document small enough not to be cut).
-    let small = temp_dir("mcp-text-json").join("small.json");
+    let scratch = temp_dir("mcp-text-json");
+    let small = scratch.join("small.json");
     std::fs::write(&small, r#"{"env": "prod", "port": 8080, "tags": ["a"]}"#).unwrap();
     let json = Command::new(env!("CARGO_BIN_EXE_codec"))
         .args(["render", "--to", "mcp", "--mcp-text", "json"])

@@ -1266,7 +1266,7 @@ fn a_broken_large_document_stops_the_strict_server() {
             "--stream-above",
             "0",
         ])
-        .arg(&dir)
+        .arg(&*dir)
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
@@ -1441,7 +1441,7 @@ fn an_invalid_file_is_skipped_unless_strict() {
     assert_eq!(get(addr, "/broken", None).status, 404);
     let out = Command::new(env!("CARGO_BIN_EXE_codec"))
         .args(["serve", "--strict", "--addr", "127.0.0.1:0"])
-        .arg(&dir)
+        .arg(&*dir)
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
