@@ -6,7 +6,7 @@
 
 use codec_core::{Codec, CodecExt, EncodeError};
 use http::header::ACCEPT;
-use http::{HeaderMap, Method, Response, StatusCode, Uri};
+use http::{HeaderMap, Method, Request, Response, StatusCode, Uri};
 use serde::Serialize;
 
 use crate::headers::{RequestFacts, ResponseHeaders};
@@ -68,6 +68,60 @@ impl Negotiator {
         let encode = |codec: &dyn Codec, out: &mut Vec<u8>| codec.encode(value, out);
         let request = (method, uri, headers);
         let data = (encode, None);
+        answer(self, Some(policy), request, status, data, Vec::new())
+    }
+
+    /// [`Negotiator::respond_with`] for data whose version the service
+    /// knows (a row's version, an updated-at, a content hash it keeps),
+    /// as axum's and actix's `Negotiated(data).validator(version)`: when
+    /// `policy` sends an `ETag`, it is derived from `validator` and the
+    /// `Content-Type` instead of the body's hash, and a `GET` or `HEAD`
+    /// that holds it is answered `304 Not Modified` before the data is
+    /// encoded. The validator must change whenever the data, or the way
+    /// the service encodes it, does (see
+    /// [`ResponseHeaders::describe_validated`]).
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use codec_core::{Codec, EncodeError, MediaType, Value};
+    /// # struct Debug(MediaType);
+    /// # impl Codec for Debug {
+    /// #     fn format(&self) -> &str { "md" }
+    /// #     fn media_type(&self) -> &MediaType { &self.0 }
+    /// #     fn encode_value(&self, v: &Value, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    /// #         out.extend_from_slice(format!("{v:?}").as_bytes()); Ok(())
+    /// #     }
+    /// # }
+    /// use http::StatusCode;
+    /// use http::header::{ETAG, IF_NONE_MATCH};
+    /// use negotiate::{Negotiator, ResponseHeaders};
+    ///
+    /// let negotiator = Negotiator::builder()
+    ///     .codec(Arc::new(Debug(MediaType::from_static("text/markdown"))))
+    ///     .build()
+    ///     .unwrap();
+    /// let policy = ResponseHeaders::builder().build();
+    /// let request = http::Request::get("/orders/7").body(()).unwrap();
+    /// let response = negotiator.respond_validated(&policy, &request, StatusCode::OK, "hi", b"v42");
+    /// assert_eq!(response.status(), 200);
+    ///
+    /// let etag = response.headers()[ETAG].clone();
+    /// let again = http::Request::get("/orders/7").header(IF_NONE_MATCH, etag).body(()).unwrap();
+    /// let response = negotiator.respond_validated(&policy, &again, StatusCode::OK, "hi", b"v42");
+    /// assert_eq!(response.status(), 304);
+    /// assert!(response.body().is_empty());
+    /// ```
+    pub fn respond_validated<B, T: Serialize + ?Sized>(
+        &self,
+        policy: &ResponseHeaders,
+        request: &Request<B>,
+        status: StatusCode,
+        value: &T,
+        validator: &[u8],
+    ) -> Response<Vec<u8>> {
+        let encode = |codec: &dyn Codec, out: &mut Vec<u8>| codec.encode(value, out);
+        let request = (request.method(), request.uri(), request.headers());
+        let data = (encode, Some(validator));
         answer(self, Some(policy), request, status, data, Vec::new())
     }
 }

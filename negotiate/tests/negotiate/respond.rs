@@ -260,3 +260,58 @@ fn a_validated_representation_is_answered_like_a_hashed_one() {
         (StatusCode::OK, 3)
     );
 }
+
+/// `Negotiator::respond_validated`, a plain `http` server's
+/// `Negotiated(data).validator(version)`: the `ETag` is the validated
+/// representation's, and a request that holds it gets a `304` without
+/// the data being encoded.
+#[test]
+fn respond_validated_answers_304_without_encoding() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use http::StatusCode;
+    use http::header::{ETAG, IF_NONE_MATCH};
+    use negotiate::ResponseHeaders;
+
+    static SERIALIZED: AtomicUsize = AtomicUsize::new(0);
+    struct Counted;
+    impl serde::Serialize for Counted {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            SERIALIZED.fetch_add(1, Ordering::Relaxed);
+            serializer.serialize_u32(7)
+        }
+    }
+
+    let negotiator = support::standard();
+    let policy = ResponseHeaders::builder().build();
+    let first = request("/items", &["text/markdown"]);
+    let response = negotiator.respond_validated(&policy, &first, StatusCode::OK, &Counted, b"v1");
+    assert_eq!(response.status(), 200);
+    assert_eq!(SERIALIZED.load(Ordering::Relaxed), 1);
+    let selection = negotiator
+        .negotiate_request(first.uri(), first.headers())
+        .unwrap()
+        .into_result()
+        .unwrap();
+    let described = policy.describe_validated(&selection, b"v1", response.body());
+    let etag = response.headers()[ETAG].clone();
+    assert_eq!(Some(&etag), described.etag());
+
+    let mut again = request("/items", &["text/markdown"]);
+    again.headers_mut().insert(IF_NONE_MATCH, etag.clone());
+    let unchanged = negotiator.respond_validated(&policy, &again, StatusCode::OK, &Counted, b"v1");
+    assert_eq!(unchanged.status(), 304);
+    assert!(unchanged.body().is_empty());
+    assert_eq!(unchanged.headers()[ETAG], etag);
+    assert_eq!(
+        SERIALIZED.load(Ordering::Relaxed),
+        1,
+        "a 304 encodes nothing"
+    );
+
+    // A new version: a whole answer under a new tag.
+    let changed = negotiator.respond_validated(&policy, &again, StatusCode::OK, &Counted, b"v2");
+    assert_eq!(changed.status(), 200);
+    assert_ne!(changed.headers()[ETAG], etag);
+    assert_eq!(SERIALIZED.load(Ordering::Relaxed), 2);
+}
