@@ -418,13 +418,11 @@ where
         let accept = accept_field(request.headers());
         // Taken before the handler can see the request: only when the
         // response headers need them.
-        let facts = self.shared.headers.as_ref().map(|_| {
-            Box::new(RequestFacts::new(
-                request.method(),
-                request.uri(),
-                request.headers(),
-            ))
-        });
+        let facts = self
+            .shared
+            .headers
+            .as_ref()
+            .map(|_| RequestFacts::new(request.method(), request.uri(), request.headers()));
         if let Some(uri) = strip_extension(negotiator, request.uri()) {
             *request.uri_mut() = uri;
         }
@@ -448,10 +446,10 @@ pin_project_lite::pin_project! {
         inner: F,
         shared: Arc<Shared>,
         // Taken when the response is ready, with what the response
-        // headers need of the request, when the layer adds them.
-        // (Boxed, as the refusal is: only layers with response headers
-        // take them.)
-        decision: Option<(Decision, Option<Box<RequestFacts>>)>,
+        // headers need of the request, when the layer adds them (a
+        // path and query and the `If-None-Match` lines: small enough to
+        // carry inline, where a box would cost an allocation).
+        decision: Option<(Decision, Option<RequestFacts>)>,
         // The request's `Accept`, to rank the codecs that may write the
         // data when the chosen one refuses it.
         accept: Option<HeaderValue>,
@@ -572,7 +570,7 @@ fn finish(
     (decision, accept): (Decision, Option<HeaderValue>),
     response: Response,
     (data, validator): (&dyn Encode, Option<&[u8]>),
-    facts: Option<Box<RequestFacts>>,
+    facts: Option<RequestFacts>,
 ) -> Response {
     let negotiator = &*shared.negotiator;
     let selection = match select(negotiator, decision) {
@@ -584,11 +582,11 @@ fn finish(
             headers.unchanged(request, &selection, validator, response.status())
     {
         let (parts, _) = response.into_parts();
-        return headers.respond(
+        return headers.respond_owned(
             negotiator,
             request,
             &selection,
-            &unchanged,
+            unchanged,
             parts,
             Body::empty(),
         );
@@ -609,11 +607,11 @@ fn finish(
                 Some(validator) => headers.describe_validated(&selection, validator, &body),
                 None => headers.describe(&selection, &body),
             };
-            headers.respond(
+            headers.respond_owned(
                 negotiator,
                 &request,
                 &selection,
-                &representation,
+                representation,
                 parts,
                 Body::from(body),
             )
@@ -630,7 +628,7 @@ fn finish_stream(
     decision: Decision,
     response: Response,
     rows: NegotiatedStream,
-    facts: Option<Box<RequestFacts>>,
+    facts: Option<RequestFacts>,
 ) -> Response {
     let negotiator = &*shared.negotiator;
     let selection = match select(negotiator, decision) {
@@ -640,11 +638,11 @@ fn finish_stream(
     let (parts, _) = response.into_parts();
     let body = Body::new(rows.into_body(Arc::clone(selection.codec())));
     match (&shared.headers, facts) {
-        (Some(headers), Some(request)) => headers.respond(
+        (Some(headers), Some(request)) => headers.respond_owned(
             negotiator,
             &request,
             &selection,
-            &Representation::streamed(),
+            Representation::streamed(),
             parts,
             body,
         ),

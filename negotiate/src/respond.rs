@@ -200,12 +200,13 @@ where
 
 /// What a [`ResponseHeaders`] policy adds to a response, with what it
 /// reads: the negotiator (for the `Link` alternates), the request and the
-/// body's [`Representation`].
+/// body's [`Representation`], owned so that its `ETag` moves into the
+/// response.
 pub(crate) struct Policy<'a> {
     pub(crate) headers: &'a ResponseHeaders,
     pub(crate) negotiator: &'a Negotiator,
     pub(crate) request: &'a RequestFacts,
-    pub(crate) representation: &'a Representation,
+    pub(crate) representation: Representation,
 }
 
 /// The response of `selection` with `body`, written by its codec: every
@@ -227,7 +228,7 @@ pub(crate) fn build<B: Default>(
     parts.headers.remove(CONTENT_LENGTH);
     selection.apply_headers(&mut parts.headers);
     if let Some(policy) = policy {
-        policy.headers.apply(
+        policy.headers.apply_owned(
             policy.negotiator,
             policy.request,
             selection,
@@ -258,6 +259,27 @@ impl ResponseHeaders {
         request: &RequestFacts,
         selection: &Selection<'_>,
         representation: &Representation,
+        parts: Parts,
+        body: B,
+    ) -> http::Response<B> {
+        self.respond_owned(
+            negotiator,
+            request,
+            selection,
+            representation.clone(),
+            parts,
+            body,
+        )
+    }
+
+    /// [`ResponseHeaders::respond`] with a representation the response
+    /// keeps, for a body described for this response alone.
+    pub(crate) fn respond_owned<B: Default>(
+        &self,
+        negotiator: &Negotiator,
+        request: &RequestFacts,
+        selection: &Selection<'_>,
+        representation: Representation,
         parts: Parts,
         body: B,
     ) -> http::Response<B> {
