@@ -44,7 +44,7 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, ready};
 
 use axum::body::Body;
-use axum::http::header::{ACCEPT, CONTENT_TYPE};
+use axum::http::header::{ACCEPT, CONTENT_TYPE, GetAll};
 use axum::http::uri::PathAndQuery;
 use axum::http::{HeaderMap, HeaderValue, Request, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
@@ -390,8 +390,13 @@ pub struct NegotiateService<S> {
 /// the decision is moved several times per request.
 type Decision = Result<Choice, Box<Refusal>>;
 
-fn decide(negotiator: &Negotiator, uri: &Uri, headers: &axum::http::HeaderMap) -> Decision {
-    match negotiator.negotiate_request(uri, headers) {
+fn decide(
+    negotiator: &Negotiator,
+    uri: &Uri,
+    headers: &HeaderMap,
+    accept: &GetAll<'_, HeaderValue>,
+) -> Decision {
+    match negotiator.negotiate_request_accepting(uri, headers, accept) {
         Err(unknown) => Err(Box::new(Refusal::UnknownFormat(unknown))),
         Ok(outcome) => match outcome.into_result() {
             Ok(selection) => Ok(selection.choice()),
@@ -414,8 +419,11 @@ where
 
     fn call(&mut self, mut request: Request<B>) -> Self::Future {
         let negotiator = &self.shared.negotiator;
-        let decision = decide(negotiator, request.uri(), request.headers());
-        let accept = accept_field(request.headers());
+        // The `Accept` lines, looked up once for the decision and the
+        // fallback.
+        let accept_lines = request.headers().get_all(ACCEPT);
+        let decision = decide(negotiator, request.uri(), request.headers(), &accept_lines);
+        let accept = accept_field(&accept_lines);
         // Taken before the handler can see the request: only when the
         // response headers need them.
         let facts = self
@@ -513,8 +521,8 @@ where
 
 /// The request's `Accept` as one field value: its lines joined with `, `
 /// (RFC 9110 §5.3), which is a copy only when there are several.
-fn accept_field(headers: &HeaderMap) -> Option<HeaderValue> {
-    let mut lines = headers.get_all(ACCEPT).iter();
+fn accept_field(lines: &GetAll<'_, HeaderValue>) -> Option<HeaderValue> {
+    let mut lines = lines.iter();
     let first = lines.next()?;
     let Some(second) = lines.next() else {
         return Some(first.clone());

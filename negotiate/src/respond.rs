@@ -2,7 +2,9 @@
 //! request's URI and headers, and the 200 answer with the chosen codec's
 //! body and `Content-Type` (refusals answer in `refusal.rs`).
 
-use http::header::{ACCEPT, CONTENT_LENGTH, CONTENT_TYPE, HeaderMap, HeaderValue, USER_AGENT};
+use http::header::{
+    ACCEPT, CONTENT_LENGTH, CONTENT_TYPE, GetAll, HeaderMap, HeaderValue, USER_AGENT,
+};
 use http::response::Parts;
 use http::{Request, Response, StatusCode, Uri};
 use serde::Serialize;
@@ -34,13 +36,24 @@ impl Negotiator {
         uri: &Uri,
         headers: &HeaderMap,
     ) -> Result<Outcome<'_>, UnknownFormat> {
+        self.negotiate_request_accepting(uri, headers, &headers.get_all(ACCEPT))
+    }
+
+    /// [`Negotiator::negotiate_request`] with the request's `Accept`
+    /// lines already looked up, for a caller that reads them again.
+    pub(crate) fn negotiate_request_accepting(
+        &self,
+        uri: &Uri,
+        headers: &HeaderMap,
+        accept: &GetAll<'_, HeaderValue>,
+    ) -> Result<Outcome<'_>, UnknownFormat> {
         let target = uri.path_and_query().map_or("/", |pq| pq.as_str());
         // Looked up only when the agent policy would read it.
         let user_agent = self
             .reads_user_agent()
             .then(|| headers.get(USER_AGENT).map(HeaderValue::as_bytes))
             .flatten();
-        self.negotiate_agent(headers.get_all(ACCEPT), target, user_agent)
+        self.negotiate_agent(accept, target, user_agent)
     }
 
     /// The whole response for `value` to a request with this URI and
