@@ -44,7 +44,7 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, ready};
 
 use axum::body::Body;
-use axum::http::header::{ACCEPT, CONTENT_TYPE};
+use axum::http::header::{ACCEPT, CONTENT_TYPE, GetAll};
 use axum::http::uri::PathAndQuery;
 use axum::http::{HeaderMap, HeaderValue, Request, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
@@ -390,8 +390,13 @@ pub struct NegotiateService<S> {
 /// the decision is moved several times per request.
 type Decision = Result<Choice, Box<Refusal>>;
 
-fn decide(negotiator: &Negotiator, uri: &Uri, headers: &axum::http::HeaderMap) -> Decision {
-    match negotiator.negotiate_request(uri, headers) {
+fn decide(
+    negotiator: &Negotiator,
+    uri: &Uri,
+    headers: &HeaderMap,
+    accept: &GetAll<'_, HeaderValue>,
+) -> Decision {
+    match negotiator.negotiate_request_accepting(uri, headers, accept) {
         Err(unknown) => Err(Box::new(Refusal::UnknownFormat(unknown))),
         Ok(outcome) => match outcome.into_result() {
             Ok(selection) => Ok(selection.choice()),
@@ -414,17 +419,18 @@ where
 
     fn call(&mut self, mut request: Request<B>) -> Self::Future {
         let negotiator = &self.shared.negotiator;
-        let decision = decide(negotiator, request.uri(), request.headers());
-        let accept = accept_field(request.headers());
+        // The `Accept` lines, looked up once for the decision and the
+        // fallback.
+        let accept_lines = request.headers().get_all(ACCEPT);
+        let decision = decide(negotiator, request.uri(), request.headers(), &accept_lines);
+        let accept = accept_field(&accept_lines);
         // Taken before the handler can see the request: only when the
         // response headers need them.
-        let facts = self.shared.headers.as_ref().map(|_| {
-            Box::new(RequestFacts::new(
-                request.method(),
-                request.uri(),
-                request.headers(),
-            ))
-        });
+        let facts = self
+            .shared
+            .headers
+            .as_ref()
+            .map(|_| RequestFacts::new(request.method(), request.uri(), request.headers()));
         if let Some(uri) = strip_extension(negotiator, request.uri()) {
             *request.uri_mut() = uri;
         }
@@ -448,10 +454,10 @@ pin_project_lite::pin_project! {
         inner: F,
         shared: Arc<Shared>,
         // Taken when the response is ready, with what the response
-        // headers need of the request, when the layer adds them.
-        // (Boxed, as the refusal is: only layers with response headers
-        // take them.)
-        decision: Option<(Decision, Option<Box<RequestFacts>>)>,
+        // headers need of the request, when the layer adds them (a
+        // path and query and the `If-None-Match` lines: small enough to
+        // carry inline, where a box would cost an allocation).
+        decision: Option<(Decision, Option<RequestFacts>)>,
         // The request's `Accept`, to rank the codecs that may write the
         // data when the chosen one refuses it.
         accept: Option<HeaderValue>,
@@ -515,8 +521,8 @@ where
 
 /// The request's `Accept` as one field value: its lines joined with `, `
 /// (RFC 9110 §5.3), which is a copy only when there are several.
-fn accept_field(headers: &HeaderMap) -> Option<HeaderValue> {
-    let mut lines = headers.get_all(ACCEPT).iter();
+fn accept_field(lines: &GetAll<'_, HeaderValue>) -> Option<HeaderValue> {
+    let mut lines = lines.iter();
     let first = lines.next()?;
     let Some(second) = lines.next() else {
         return Some(first.clone());
@@ -572,7 +578,7 @@ fn finish(
     (decision, accept): (Decision, Option<HeaderValue>),
     response: Response,
     (data, validator): (&dyn Encode, Option<&[u8]>),
-    facts: Option<Box<RequestFacts>>,
+    facts: Option<RequestFacts>,
 ) -> Response {
     let negotiator = &*shared.negotiator;
     let selection = match select(negotiator, decision) {
@@ -584,11 +590,11 @@ fn finish(
             headers.unchanged(request, &selection, validator, response.status())
     {
         let (parts, _) = response.into_parts();
-        return headers.respond(
+        return headers.respond_owned(
             negotiator,
             request,
             &selection,
-            &unchanged,
+            unchanged,
             parts,
             Body::empty(),
         );
@@ -609,11 +615,11 @@ fn finish(
                 Some(validator) => headers.describe_validated(&selection, validator, &body),
                 None => headers.describe(&selection, &body),
             };
-            headers.respond(
+            headers.respond_owned(
                 negotiator,
                 &request,
                 &selection,
-                &representation,
+                representation,
                 parts,
                 Body::from(body),
             )
@@ -630,7 +636,7 @@ fn finish_stream(
     decision: Decision,
     response: Response,
     rows: NegotiatedStream,
-    facts: Option<Box<RequestFacts>>,
+    facts: Option<RequestFacts>,
 ) -> Response {
     let negotiator = &*shared.negotiator;
     let selection = match select(negotiator, decision) {
@@ -640,11 +646,11 @@ fn finish_stream(
     let (parts, _) = response.into_parts();
     let body = Body::new(rows.into_body(Arc::clone(selection.codec())));
     match (&shared.headers, facts) {
-        (Some(headers), Some(request)) => headers.respond(
+        (Some(headers), Some(request)) => headers.respond_owned(
             negotiator,
             &request,
             &selection,
-            &Representation::streamed(),
+            Representation::streamed(),
             parts,
             body,
         ),

@@ -57,6 +57,7 @@ use http::header::{
     CONTENT_LENGTH, CONTENT_TYPE, ETAG, HeaderMap, HeaderName, HeaderValue, IF_NONE_MATCH, LINK,
 };
 use http::response::Parts;
+use http::uri::PathAndQuery;
 use http::{Method, StatusCode, Uri};
 
 use crate::negotiator::Negotiator;
@@ -262,14 +263,36 @@ impl ResponseHeaders {
         representation: &Representation,
         response: &mut Parts,
     ) {
+        self.apply_owned(
+            negotiator,
+            request,
+            selection,
+            representation.clone(),
+            response,
+        );
+    }
+
+    /// [`ResponseHeaders::apply`] with a representation the response may
+    /// keep: its `ETag` moves into the headers. (A clone of a header
+    /// value made from a body's hash allocates: the bytes it shares get a
+    /// reference count.)
+    pub(crate) fn apply_owned(
+        &self,
+        negotiator: &Negotiator,
+        request: &RequestFacts,
+        selection: &Selection<'_>,
+        representation: Representation,
+        response: &mut Parts,
+    ) {
+        let unchanged = response.status == StatusCode::OK && not_modified(request, &representation);
         let headers = &mut response.headers;
-        if let Some(etag) = &representation.etag {
-            headers.insert(ETAG, etag.clone());
+        if let Some(etag) = representation.etag {
+            headers.insert(ETAG, etag);
         }
         if let Some(tokens) = representation.tokens {
             headers.insert(TOKENS_HEADER, HeaderValue::from(tokens));
         }
-        if let Some(link) = self.link(negotiator, &request.uri, selection.format()) {
+        if let Some(link) = self.link(negotiator, request, selection.format()) {
             headers.append(LINK, link);
         }
         for (format, name, value) in &self.fixed {
@@ -277,7 +300,7 @@ impl ResponseHeaders {
                 headers.insert(name, value.clone());
             }
         }
-        if response.status == StatusCode::OK && not_modified(request, representation) {
+        if unchanged {
             response.status = StatusCode::NOT_MODIFIED;
             for name in [CONTENT_TYPE, CONTENT_LENGTH, TOKENS_HEADER] {
                 response.headers.remove(name);
@@ -287,8 +310,13 @@ impl ResponseHeaders {
 
     /// The `Link` value listing the alternates of a `format` response,
     /// written in one buffer that the header value then owns.
-    fn link(&self, negotiator: &Negotiator, uri: &Uri, format: &str) -> Option<HeaderValue> {
-        let target = uri.path().len() + uri.query().map_or(0, str::len);
+    fn link(
+        &self,
+        negotiator: &Negotiator,
+        request: &RequestFacts,
+        format: &str,
+    ) -> Option<HeaderValue> {
+        let target = request.path().len() + request.query().map_or(0, str::len);
         let mut link = String::with_capacity(self.alternates.len() * (target + 64));
         for alternate in &self.alternates {
             if alternate.eq_ignore_ascii_case(format) {
@@ -302,7 +330,7 @@ impl ResponseHeaders {
                 link.push_str(", ");
             }
             link.push('<');
-            if !push_alternate_target(&mut link, negotiator, uri, codec.format()) {
+            if !push_alternate_target(&mut link, negotiator, request, codec.format()) {
                 link.truncate(start);
                 continue;
             }
@@ -464,17 +492,27 @@ impl Representation {
 /// uses it after the handler's `await`.
 #[derive(Clone, Debug)]
 pub struct RequestFacts {
-    method: Method,
-    uri: Uri,
+    /// Whether the method is `GET` or `HEAD`, the two a `304` answers.
+    get_or_head: bool,
+    /// The target's path and query: all of the URI the links read, so
+    /// the scheme and authority are not copied.
+    path_and_query: PathAndQuery,
+    /// Whether the URI has a path (`Uri::path` is empty otherwise, as
+    /// in the authority form of `CONNECT`).
+    has_path: bool,
     if_none_match: Vec<HeaderValue>,
 }
 
 impl RequestFacts {
     /// The facts of a request with this method, URI and headers.
     pub fn new(method: &Method, uri: &Uri, headers: &HeaderMap) -> RequestFacts {
+        let path_and_query = uri.path_and_query();
         RequestFacts {
-            method: method.clone(),
-            uri: uri.clone(),
+            get_or_head: method == Method::GET || method == Method::HEAD,
+            has_path: path_and_query.is_some() && !uri.path().is_empty(),
+            path_and_query: path_and_query
+                .cloned()
+                .unwrap_or_else(|| PathAndQuery::from_static("/")),
             if_none_match: headers.get_all(IF_NONE_MATCH).iter().cloned().collect(),
         }
     }
@@ -483,12 +521,30 @@ impl RequestFacts {
     pub fn of<B>(request: &http::Request<B>) -> RequestFacts {
         RequestFacts::new(request.method(), request.uri(), request.headers())
     }
+
+    /// The target's path, as `Uri::path` gives it.
+    fn path(&self) -> &str {
+        if self.has_path {
+            self.path_and_query.path()
+        } else {
+            ""
+        }
+    }
+
+    /// The target's query, as `Uri::query` gives it.
+    fn query(&self) -> Option<&str> {
+        if self.has_path {
+            self.path_and_query.query()
+        } else {
+            None
+        }
+    }
 }
 
 /// Whether `request` is a `GET` or `HEAD` whose `If-None-Match` names the
 /// representation's `ETag` (or is `*`).
 fn not_modified(request: &RequestFacts, representation: &Representation) -> bool {
-    (request.method == Method::GET || request.method == Method::HEAD)
+    request.get_or_head
         && representation
             .etag
             .as_ref()
@@ -512,13 +568,20 @@ const VALIDATOR_KEY: &[u8; 32] = b"negotiate: service's validator.\n";
 /// `"` + the first 128 bits of keyed BLAKE3(validator, LF, content type)
 /// in hex + `"`: the `ETag` of a representation of data whose version
 /// the service supplies. Reads back one way, the last LF ending the
-/// validator, as a `Content-Type` holds no LF.
+/// validator, as a `Content-Type` holds no LF. A short input (a version
+/// and a media type: the common case) is joined on the stack and hashed
+/// in one call, without the incremental hasher's state.
 fn validator_etag(content_type: &str, validator: &[u8]) -> HeaderValue {
-    tag(
-        blake3::Hasher::new_keyed(VALIDATOR_KEY),
-        validator,
-        content_type,
-    )
+    let mut input = [0u8; 256];
+    let len = validator.len() + 1 + content_type.len();
+    if len > input.len() {
+        let hash = blake3::Hasher::new_keyed(VALIDATOR_KEY);
+        return tag(hash, validator, content_type);
+    }
+    input[..validator.len()].copy_from_slice(validator);
+    input[validator.len()] = b'\n';
+    input[validator.len() + 1..len].copy_from_slice(content_type.as_bytes());
+    hex_tag(&blake3::keyed_hash(VALIDATOR_KEY, &input[..len]))
 }
 
 /// The first 128 bits of `hash`'s digest of `data`, LF and `content_type`,
@@ -527,7 +590,11 @@ fn tag(mut hash: blake3::Hasher, data: &[u8], content_type: &str) -> HeaderValue
     hash.update(data);
     hash.update(b"\n");
     hash.update(content_type.as_bytes());
-    let digest = hash.finalize();
+    hex_tag(&hash.finalize())
+}
+
+/// The first 128 bits of `digest` in hex, quoted.
+fn hex_tag(digest: &blake3::Hash) -> HeaderValue {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut etag = [b'"'; 34];
     for (i, byte) in digest.as_bytes()[..16].iter().enumerate() {
@@ -577,14 +644,14 @@ fn matches(field: &HeaderValue, etag: &HeaderValue) -> bool {
 fn push_alternate_target(
     out: &mut String,
     negotiator: &Negotiator,
-    uri: &Uri,
+    request: &RequestFacts,
     format: &str,
 ) -> bool {
-    let path = uri.path();
+    let path = request.path();
     if let Some(param) = negotiator.format_param() {
         out.push_str(path);
         out.push('?');
-        if let Some(query) = uri.query() {
+        if let Some(query) = request.query() {
             for pair in query.split('&') {
                 let key = pair.split_once('=').map_or(pair, |(key, _)| key);
                 if key != param && !pair.is_empty() {
@@ -605,7 +672,7 @@ fn push_alternate_target(
     out.push_str(negotiator.strip_format_extension(path));
     out.push('.');
     out.push_str(format);
-    if let Some(query) = uri.query() {
+    if let Some(query) = request.query() {
         out.push('?');
         out.push_str(query);
     }
@@ -641,6 +708,26 @@ mod tests {
         }
     }
 
+    /// The facts keep the target as `Uri::path` and `Uri::query` read it,
+    /// in every form of request target (RFC 9112 §3.2).
+    #[test]
+    fn request_facts_read_the_target_as_the_uri_does() {
+        for target in [
+            "/",
+            "/items?page=2&format=md",
+            "/a.md?",
+            "http://example.com",
+            "http://example.com/items?x=1",
+            "example.com:443",
+            "*",
+        ] {
+            let uri: Uri = target.parse().unwrap();
+            let facts = RequestFacts::new(&Method::GET, &uri, &HeaderMap::new());
+            assert_eq!(facts.path(), uri.path(), "{target}");
+            assert_eq!(facts.query(), uri.query(), "{target}");
+        }
+    }
+
     #[test]
     fn etags_hash_the_content_type_and_the_body() {
         let a = etag("text/markdown; charset=utf-8", b"|a|\n");
@@ -660,6 +747,15 @@ mod tests {
         assert_ne!(v, validator_etag("text/plain", b"hello2"));
         assert_eq!(v, validator_etag("text/plain", b"hello"));
         assert_eq!(v.len(), 34);
+        // A validator too long for the stack buffer is hashed incrementally:
+        // the same function of the same bytes.
+        let long = vec![b'v'; 300];
+        let mut joined = long.clone();
+        joined.extend_from_slice(b"\ntext/plain");
+        let expected = hex_tag(&blake3::keyed_hash(VALIDATOR_KEY, &joined));
+        assert_eq!(validator_etag("text/plain", &long), expected);
+        let short = hex_tag(&blake3::keyed_hash(VALIDATOR_KEY, b"hello\ntext/plain"));
+        assert_eq!(v, short);
         // Pinned: BLAKE3 of "hello\ntext/plain", its first 16 bytes (by
         // the reference implementation's Python binding).
         assert_eq!(

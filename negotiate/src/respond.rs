@@ -2,7 +2,9 @@
 //! request's URI and headers, and the 200 answer with the chosen codec's
 //! body and `Content-Type` (refusals answer in `refusal.rs`).
 
-use http::header::{ACCEPT, CONTENT_LENGTH, CONTENT_TYPE, HeaderMap, HeaderValue, USER_AGENT};
+use http::header::{
+    ACCEPT, CONTENT_LENGTH, CONTENT_TYPE, GetAll, HeaderMap, HeaderValue, USER_AGENT,
+};
 use http::response::Parts;
 use http::{Request, Response, StatusCode, Uri};
 use serde::Serialize;
@@ -34,13 +36,24 @@ impl Negotiator {
         uri: &Uri,
         headers: &HeaderMap,
     ) -> Result<Outcome<'_>, UnknownFormat> {
+        self.negotiate_request_accepting(uri, headers, &headers.get_all(ACCEPT))
+    }
+
+    /// [`Negotiator::negotiate_request`] with the request's `Accept`
+    /// lines already looked up, for a caller that reads them again.
+    pub(crate) fn negotiate_request_accepting(
+        &self,
+        uri: &Uri,
+        headers: &HeaderMap,
+        accept: &GetAll<'_, HeaderValue>,
+    ) -> Result<Outcome<'_>, UnknownFormat> {
         let target = uri.path_and_query().map_or("/", |pq| pq.as_str());
         // Looked up only when the agent policy would read it.
         let user_agent = self
             .reads_user_agent()
             .then(|| headers.get(USER_AGENT).map(HeaderValue::as_bytes))
             .flatten();
-        self.negotiate_agent(headers.get_all(ACCEPT), target, user_agent)
+        self.negotiate_agent(accept, target, user_agent)
     }
 
     /// The whole response for `value` to a request with this URI and
@@ -200,12 +213,13 @@ where
 
 /// What a [`ResponseHeaders`] policy adds to a response, with what it
 /// reads: the negotiator (for the `Link` alternates), the request and the
-/// body's [`Representation`].
+/// body's [`Representation`], owned so that its `ETag` moves into the
+/// response.
 pub(crate) struct Policy<'a> {
     pub(crate) headers: &'a ResponseHeaders,
     pub(crate) negotiator: &'a Negotiator,
     pub(crate) request: &'a RequestFacts,
-    pub(crate) representation: &'a Representation,
+    pub(crate) representation: Representation,
 }
 
 /// The response of `selection` with `body`, written by its codec: every
@@ -227,7 +241,7 @@ pub(crate) fn build<B: Default>(
     parts.headers.remove(CONTENT_LENGTH);
     selection.apply_headers(&mut parts.headers);
     if let Some(policy) = policy {
-        policy.headers.apply(
+        policy.headers.apply_owned(
             policy.negotiator,
             policy.request,
             selection,
@@ -258,6 +272,27 @@ impl ResponseHeaders {
         request: &RequestFacts,
         selection: &Selection<'_>,
         representation: &Representation,
+        parts: Parts,
+        body: B,
+    ) -> http::Response<B> {
+        self.respond_owned(
+            negotiator,
+            request,
+            selection,
+            representation.clone(),
+            parts,
+            body,
+        )
+    }
+
+    /// [`ResponseHeaders::respond`] with a representation the response
+    /// keeps, for a body described for this response alone.
+    pub(crate) fn respond_owned<B: Default>(
+        &self,
+        negotiator: &Negotiator,
+        request: &RequestFacts,
+        selection: &Selection<'_>,
+        representation: Representation,
         parts: Parts,
         body: B,
     ) -> http::Response<B> {

@@ -24,14 +24,15 @@ pub fn vary_accept(headers: &mut HeaderMap) {
 
 /// Adds `field` to a response's `Vary`, as [`vary_accept`] adds `Accept`.
 pub(crate) fn vary_on(headers: &mut HeaderMap, field: &'static str) {
-    // One lookup of the map: a response without `Vary` (the common case)
-    // gets `field` as it is.
-    let mut entry = match headers.entry(VARY) {
-        Entry::Vacant(entry) => {
-            entry.insert(HeaderValue::from_static(field));
-            return;
-        }
-        Entry::Occupied(entry) => entry,
+    // A response without `Vary` (the common case) gets `field` as it is.
+    // (A lookup and an insert cost less than the entry API's vacant
+    // insert.)
+    if !headers.contains_key(VARY) {
+        headers.insert(VARY, HeaderValue::from_static(field));
+        return;
+    }
+    let Entry::Occupied(mut entry) = headers.entry(VARY) else {
+        return;
     };
     for value in entry.iter() {
         let listed = value.as_bytes().split(|&b| b == b',').any(|item| {
