@@ -768,6 +768,10 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
     /// against braces, and what its cells add ([`inline_cost`]; a JSON
     /// cell's backticks). `None` when a string has more line breaks than a
     /// cell holds: then it is no table.
+    ///
+    /// Out of line: inlined into the planner's recursion, its loop over
+    /// every cell compiled to more instructions.
+    #[inline(never)]
     fn cost(&self) -> Option<Cost> {
         let objects = &self.columns.objects;
         let key = |key: &str| KEY + estimate_hundredths(key.as_bytes());
