@@ -5,7 +5,9 @@
 //! `"codec-md dense"`, ...) for the typed structs through `dyn Codec`
 //! (the negotiated path), `value:NAME` for the same codec's
 //! `encode_value` of the parsed value, `serde_json` for
-//! `serde_json::to_vec` of the structs, or `serve:ROUTE` for one request
+//! `serde_json::to_vec` of the structs, `serde_toon` for
+//! `serde_toon::to_string` of them (with the `toon` feature, the TOON
+//! bench's speed peer), or `serve:ROUTE` for one request
 //! through the `serve` routers (`serve:axum::Json`, `serve:negotiated md`,
 //! `serve:actix web::Json`, `serve:actix negotiated md`).
 //! INPUT is a dataset or its first rows, `DATASET-ROWS` (the small
@@ -25,8 +27,16 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 struct Loop<'a> {
-    codec: Option<&'a dyn Codec>,
+    encoder: Encoder<'a>,
     times: usize,
+}
+
+/// What a [`Loop`] encodes with.
+enum Encoder<'a> {
+    Codec(&'a dyn Codec),
+    SerdeJson,
+    #[cfg(feature = "toon")]
+    SerdeToon,
 }
 
 impl Visit for Loop<'_> {
@@ -34,9 +44,11 @@ impl Visit for Loop<'_> {
     fn visit<T: Serialize + DeserializeOwned + 'static>(&mut self, value: &T) -> usize {
         let mut total = 0;
         for _ in 0..self.times {
-            total += match self.codec {
-                Some(codec) => codec.to_vec(black_box(value)).unwrap().len(),
-                None => serde_json::to_vec(black_box(value)).unwrap().len(),
+            total += match self.encoder {
+                Encoder::Codec(codec) => codec.to_vec(black_box(value)).unwrap().len(),
+                Encoder::SerdeJson => serde_json::to_vec(black_box(value)).unwrap().len(),
+                #[cfg(feature = "toon")]
+                Encoder::SerdeToon => serde_toon::to_string(black_box(value)).unwrap().len(),
             };
         }
         total
@@ -74,13 +86,14 @@ fn main() {
                 out.len()
             })
             .sum()
-    } else if what == "serde_json" {
-        typed.visit(&mut Loop { codec: None, times })
     } else {
-        typed.visit(&mut Loop {
-            codec: Some(codec(&what)),
-            times,
-        })
+        let encoder = match what.as_str() {
+            "serde_json" => Encoder::SerdeJson,
+            #[cfg(feature = "toon")]
+            "serde_toon" => Encoder::SerdeToon,
+            name => Encoder::Codec(codec(name)),
+        };
+        typed.visit(&mut Loop { encoder, times })
     };
     println!("{total} bytes");
 }

@@ -31,7 +31,7 @@ use super::escape::{self, Context, Scalar};
 use super::estimate::estimate_hundredths;
 use super::json;
 use super::{Layout, MAX_HEADING, Writer};
-use crate::schema::{Label, Placement, elements, is_inline_list, members, placement};
+use crate::schema::{Label, Placement, elements, is_inline_list, members, placement_of};
 use crate::schema::{has_line_feed, same_key};
 
 /// A cell keeps a string with at most this many line breaks (as `&#10;`);
@@ -556,7 +556,8 @@ impl<'v, V: ValueView<'v>> Planner<'v, V> {
                     limit: self.max_depth,
                 });
             }
-            cost += match placement(label, value) {
+            let kind = value.kind();
+            cost += match placement_of(label, &kind) {
                 Placement::Section => {
                     let inner = self.choose(value, level + 1, depth + 1, false)?;
                     let hashes = 25 * (level.min(MAX_HEADING) + 1);
@@ -573,7 +574,7 @@ impl<'v, V: ValueView<'v>> Planner<'v, V> {
                     }
                 }
                 Placement::Inline => {
-                    let mut cost = inline_cost(value);
+                    let mut cost = inline_cost(kind);
                     cost.markdown += LIST_LINE;
                     cost
                 }
@@ -588,11 +589,11 @@ fn digits_cost(i: usize) -> usize {
     190 * itoa::Buffer::new().format(i).len().div_ceil(3)
 }
 
-/// What a value on a list line or in a cell costs beyond its scalars'
-/// text: a string's quotes (and its line breaks, in a cell), JSON's
-/// `null`, a list's separators and brackets.
-fn inline_cost<'v, V: ValueView<'v>>(value: V) -> Cost {
-    match value.kind() {
+/// What a value of `kind` on a list line or in a cell costs beyond its
+/// scalars' text: a string's quotes (and its line breaks, in a cell),
+/// JSON's `null`, a list's separators and brackets.
+fn inline_cost<'v, V: ValueView<'v>>(kind: ViewKind<'v, V>) -> Cost {
+    match kind {
         ViewKind::String(s) if has_line_feed(s) => {
             let breaks = s.bytes().filter(|&b| b == b'\n').count();
             Cost {
@@ -621,7 +622,7 @@ fn list_cost<'v, V: ValueView<'v>>(items: impl ExactSizeIterator<Item = V>) -> C
         json: PAIR + SEPARATOR * separators,
     };
     for item in items {
-        cost.json += inline_cost(item).json;
+        cost.json += inline_cost(item.kind()).json;
     }
     cost
 }
@@ -690,13 +691,13 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
         depth: usize,
         max_depth: usize,
     ) -> Result<Option<DenseTable<'v, V>>, EncodeError> {
-        // Sized once for the rows to come, bounded, since a table can
-        // still fail at its second row.
+        // The rows to come, bounded, since a table can still fail at its
+        // second row.
         let expected = rows.size_hint().0.min(MAX_RESERVED_ROWS);
         let mut table = DenseTable {
             keyed,
             columns: Columns::default(),
-            rows: Vec::with_capacity(expected),
+            rows: Vec::new(),
             cells: Vec::new(),
             reached: depth,
         };
@@ -706,6 +707,14 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
                 return Ok(None);
             };
             let row_start = table.cells.len();
+            if table.rows.is_empty() {
+                // Room for the rows, and for each a cell per member of the
+                // first (at least), bounded; not before a first row is an
+                // object (most objects' first member is not).
+                table.rows.reserve(expected);
+                let cells = map.len().saturating_mul(expected);
+                table.cells.reserve(cells.min(MAX_RESERVED_CELLS));
+            }
             // Most rows after the first list the columns in order: their
             // cells without the walk's paths.
             let (columns, cells) = (&table.columns, &mut table.cells);
@@ -759,6 +768,10 @@ impl<'v, V: ValueView<'v>> DenseTable<'v, V> {
     /// against braces, and what its cells add ([`inline_cost`]; a JSON
     /// cell's backticks). `None` when a string has more line breaks than a
     /// cell holds: then it is no table.
+    ///
+    /// Out of line: inlined into the planner's recursion, its loop over
+    /// every cell compiled to more instructions.
+    #[inline(never)]
     fn cost(&self) -> Option<Cost> {
         let objects = &self.columns.objects;
         let key = |key: &str| KEY + estimate_hundredths(key.as_bytes());
@@ -970,18 +983,24 @@ impl<'v> Columns<'v> {
         object == ROW
     }
 
-    /// The column of `path`: searched while there are few, else found by
-    /// its object and last key.
+    /// The column of `path`: its objects found one by one ([`child`]:
+    /// none when one is missing), then the column of the last object and
+    /// key, searched while there are few, else hashed.
+    ///
+    /// [`child`]: Columns::child
     fn find(&self, path: &[&str]) -> Option<usize> {
-        let Some(index) = &self.index else {
-            return (0..self.len()).find(|&at| self.is_at(at, path));
-        };
         let (last, objects) = path.split_last()?;
         let mut object = ROW;
         for &key in objects {
             object = self.child(object, key)?;
         }
-        index.get(&(object, *last)).copied()
+        match &self.index {
+            Some(index) => index.get(&(object, *last)).copied(),
+            None => self
+                .columns
+                .iter()
+                .position(|&(up, key)| up == object && same_key(key, last)),
+        }
     }
 
     /// The object named `key` in `parent`, if there is one.
@@ -1009,10 +1028,17 @@ impl<'v> Columns<'v> {
                 continue;
             }
             object = self.objects.len();
+            if object == 0 {
+                // Room for as many as are searched, at once.
+                self.objects.reserve(SEARCHED_COLUMNS);
+            }
             self.objects.push((parent, key));
             index_last(&mut self.children, &self.objects);
         }
         let at = self.columns.len();
+        if at == 0 {
+            self.columns.reserve(SEARCHED_COLUMNS);
+        }
         self.columns.push((object, last));
         index_last(&mut self.index, &self.columns);
         at
