@@ -64,7 +64,7 @@ fn headers(c: &mut Criterion) {
             b.iter(|| {
                 let representation = all.describe(&selection, black_box(&body));
                 let (mut parts, ()) = Response::new(()).into_parts();
-                all.apply(&negotiator, &facts, &selection, &representation, &mut parts);
+                all.apply(&negotiator, &facts, &selection, representation, &mut parts);
                 parts.headers.len()
             })
         });

@@ -351,7 +351,7 @@ async fn respond(site: &Arc<Site>, request: &Parts) -> (Response<SharedBody>, Op
         &site.negotiator,
         &facts,
         &selection,
-        &described.unwrap_or_else(Representation::streamed),
+        described.unwrap_or_else(Representation::streamed),
         parts,
         SharedBody::from(bytes),
     );
@@ -452,7 +452,7 @@ fn stream(
         &site.negotiator,
         &facts,
         &selection,
-        &Representation::streamed(),
+        Representation::streamed(),
         parts,
         SharedBody::streaming(body, slot),
     );

@@ -253,7 +253,7 @@ impl Responder for NegotiatedStream {
             Some(policy) => {
                 let facts = RequestFacts::new(&method, &uri, &headers);
                 let streamed = Representation::streamed();
-                policy.respond(negotiator, &facts, &selection, &streamed, parts, ())
+                policy.respond(negotiator, &facts, &selection, streamed, parts, ())
             }
             None => build(&selection, parts, (), None),
         };

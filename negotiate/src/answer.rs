@@ -157,7 +157,7 @@ pub(crate) fn answer(
         && let Some(unchanged) = policy.unchanged(request, &selection, validator, status)
     {
         let body = Vec::new();
-        return policy.respond_owned(negotiator, request, &selection, unchanged, parts, body);
+        return policy.respond(negotiator, request, &selection, unchanged, parts, body);
     }
     let accept = headers.get_all(ACCEPT);
     let selection = match encode_or_fall_back(negotiator, selection, accept, encode, &mut body) {
@@ -170,7 +170,7 @@ pub(crate) fn answer(
                 Some(validator) => policy.describe_validated(&selection, validator, &body),
                 None => policy.describe(&selection, &body),
             };
-            policy.respond_owned(
+            policy.respond(
                 negotiator,
                 &request,
                 &selection,

@@ -590,7 +590,7 @@ fn finish(
             headers.unchanged(request, &selection, validator, response.status())
     {
         let (parts, _) = response.into_parts();
-        return headers.respond_owned(
+        return headers.respond(
             negotiator,
             request,
             &selection,
@@ -615,7 +615,7 @@ fn finish(
                 Some(validator) => headers.describe_validated(&selection, validator, &body),
                 None => headers.describe(&selection, &body),
             };
-            headers.respond_owned(
+            headers.respond(
                 negotiator,
                 &request,
                 &selection,
@@ -646,7 +646,7 @@ fn finish_stream(
     let (parts, _) = response.into_parts();
     let body = Body::new(rows.into_body(Arc::clone(selection.codec())));
     match (&shared.headers, facts) {
-        (Some(headers), Some(request)) => headers.respond_owned(
+        (Some(headers), Some(request)) => headers.respond(
             negotiator,
             &request,
             &selection,

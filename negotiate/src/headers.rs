@@ -109,7 +109,7 @@ pub const TOKENS_HEADER: HeaderName = HeaderName::from_static("x-markdown-tokens
 /// let representation = headers.describe(&selection, &body);
 /// let (mut parts, ()) = Response::new(()).into_parts();
 /// selection.apply_headers(&mut parts.headers);
-/// headers.apply(&negotiator, &RequestFacts::of(&request), &selection, &representation, &mut parts);
+/// headers.apply(&negotiator, &RequestFacts::of(&request), &selection, representation.clone(), &mut parts);
 /// assert_eq!(parts.headers[LINK], r#"</items?page=2&format=json>; rel="alternate"; type="application/json""#);
 /// assert_eq!(parts.headers[TOKENS_HEADER], "9");
 /// let etag = parts.headers[ETAG].clone();
@@ -121,7 +121,7 @@ pub const TOKENS_HEADER: HeaderName = HeaderName::from_static("x-markdown-tokens
 ///     .body(())
 ///     .unwrap();
 /// let (mut parts, ()) = Response::new(()).into_parts();
-/// headers.apply(&negotiator, &RequestFacts::of(&again), &selection, &representation, &mut parts);
+/// headers.apply(&negotiator, &RequestFacts::of(&again), &selection, representation, &mut parts);
 /// assert_eq!(parts.status, StatusCode::NOT_MODIFIED);
 /// ```
 #[derive(Clone)]
@@ -255,28 +255,10 @@ impl ResponseHeaders {
     /// (or is `*`). A `304` keeps `ETag`, `Vary`, `Link` and the caching
     /// headers the response had, and loses `Content-Type`,
     /// `Content-Length` and the token count: the caller sends no body.
+    ///
+    /// The representation's `ETag` moves into the headers: a caller that
+    /// keeps one for later responses passes a clone.
     pub fn apply(
-        &self,
-        negotiator: &Negotiator,
-        request: &RequestFacts,
-        selection: &Selection<'_>,
-        representation: &Representation,
-        response: &mut Parts,
-    ) {
-        self.apply_owned(
-            negotiator,
-            request,
-            selection,
-            representation.clone(),
-            response,
-        );
-    }
-
-    /// [`ResponseHeaders::apply`] with a representation the response may
-    /// keep: its `ETag` moves into the headers. (A clone of a header
-    /// value made from a body's hash allocates: the bytes it shares get a
-    /// reference count.)
-    pub(crate) fn apply_owned(
         &self,
         negotiator: &Negotiator,
         request: &RequestFacts,
@@ -495,24 +477,18 @@ pub struct RequestFacts {
     /// Whether the method is `GET` or `HEAD`, the two a `304` answers.
     get_or_head: bool,
     /// The target's path and query: all of the URI the links read, so
-    /// the scheme and authority are not copied.
-    path_and_query: PathAndQuery,
-    /// Whether the URI has a path (`Uri::path` is empty otherwise, as
-    /// in the authority form of `CONNECT`).
-    has_path: bool,
+    /// the scheme and authority are not copied. None for a target
+    /// without a path (the authority form of `CONNECT`).
+    path_and_query: Option<PathAndQuery>,
     if_none_match: Vec<HeaderValue>,
 }
 
 impl RequestFacts {
     /// The facts of a request with this method, URI and headers.
     pub fn new(method: &Method, uri: &Uri, headers: &HeaderMap) -> RequestFacts {
-        let path_and_query = uri.path_and_query();
         RequestFacts {
             get_or_head: method == Method::GET || method == Method::HEAD,
-            has_path: path_and_query.is_some() && !uri.path().is_empty(),
-            path_and_query: path_and_query
-                .cloned()
-                .unwrap_or_else(|| PathAndQuery::from_static("/")),
+            path_and_query: uri.path_and_query().cloned(),
             if_none_match: headers.get_all(IF_NONE_MATCH).iter().cloned().collect(),
         }
     }
@@ -524,20 +500,12 @@ impl RequestFacts {
 
     /// The target's path, as `Uri::path` gives it.
     fn path(&self) -> &str {
-        if self.has_path {
-            self.path_and_query.path()
-        } else {
-            ""
-        }
+        self.path_and_query.as_ref().map_or("", PathAndQuery::path)
     }
 
     /// The target's query, as `Uri::query` gives it.
     fn query(&self) -> Option<&str> {
-        if self.has_path {
-            self.path_and_query.query()
-        } else {
-            None
-        }
+        self.path_and_query.as_ref().and_then(PathAndQuery::query)
     }
 }
 
@@ -568,20 +536,13 @@ const VALIDATOR_KEY: &[u8; 32] = b"negotiate: service's validator.\n";
 /// `"` + the first 128 bits of keyed BLAKE3(validator, LF, content type)
 /// in hex + `"`: the `ETag` of a representation of data whose version
 /// the service supplies. Reads back one way, the last LF ending the
-/// validator, as a `Content-Type` holds no LF. A short input (a version
-/// and a media type: the common case) is joined on the stack and hashed
-/// in one call, without the incremental hasher's state.
+/// validator, as a `Content-Type` holds no LF.
 fn validator_etag(content_type: &str, validator: &[u8]) -> HeaderValue {
-    let mut input = [0u8; 256];
-    let len = validator.len() + 1 + content_type.len();
-    if len > input.len() {
-        let hash = blake3::Hasher::new_keyed(VALIDATOR_KEY);
-        return tag(hash, validator, content_type);
-    }
-    input[..validator.len()].copy_from_slice(validator);
-    input[validator.len()] = b'\n';
-    input[validator.len() + 1..len].copy_from_slice(content_type.as_bytes());
-    hex_tag(&blake3::keyed_hash(VALIDATOR_KEY, &input[..len]))
+    tag(
+        blake3::Hasher::new_keyed(VALIDATOR_KEY),
+        validator,
+        content_type,
+    )
 }
 
 /// The first 128 bits of `hash`'s digest of `data`, LF and `content_type`,
@@ -747,8 +708,8 @@ mod tests {
         assert_ne!(v, validator_etag("text/plain", b"hello2"));
         assert_eq!(v, validator_etag("text/plain", b"hello"));
         assert_eq!(v.len(), 34);
-        // A validator too long for the stack buffer is hashed incrementally:
-        // the same function of the same bytes.
+        // Keyed BLAKE3 of the validator, LF and the Content-Type, whatever
+        // the validator's length.
         let long = vec![b'v'; 300];
         let mut joined = long.clone();
         joined.extend_from_slice(b"\ntext/plain");

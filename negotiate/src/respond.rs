@@ -241,7 +241,7 @@ pub(crate) fn build<B: Default>(
     parts.headers.remove(CONTENT_LENGTH);
     selection.apply_headers(&mut parts.headers);
     if let Some(policy) = policy {
-        policy.headers.apply_owned(
+        policy.headers.apply(
             policy.negotiator,
             policy.request,
             selection,
@@ -266,28 +266,9 @@ impl ResponseHeaders {
     /// ([`Selection::apply_headers`]) and this policy's headers
     /// ([`ResponseHeaders::apply`]); a `304 Not Modified` gets an empty
     /// body. The axum layer finishes its responses with the same code.
+    /// The representation's `ETag` moves into the response, as in
+    /// [`ResponseHeaders::apply`].
     pub fn respond<B: Default>(
-        &self,
-        negotiator: &Negotiator,
-        request: &RequestFacts,
-        selection: &Selection<'_>,
-        representation: &Representation,
-        parts: Parts,
-        body: B,
-    ) -> http::Response<B> {
-        self.respond_owned(
-            negotiator,
-            request,
-            selection,
-            representation.clone(),
-            parts,
-            body,
-        )
-    }
-
-    /// [`ResponseHeaders::respond`] with a representation the response
-    /// keeps, for a body described for this response alone.
-    pub(crate) fn respond_owned<B: Default>(
         &self,
         negotiator: &Negotiator,
         request: &RequestFacts,

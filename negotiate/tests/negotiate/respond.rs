@@ -169,7 +169,7 @@ fn links_are_each_negotiators_own() {
         let representation = policy.describe(&selection, b"[]");
         let (mut parts, ()) = Response::new(()).into_parts();
         let facts = RequestFacts::of(&request);
-        policy.apply(negotiator, &facts, &selection, &representation, &mut parts);
+        policy.apply(negotiator, &facts, &selection, representation, &mut parts);
         parts.headers[LINK].to_str().unwrap().to_owned()
     };
     for _ in 0..2 {
@@ -229,14 +229,7 @@ fn a_validated_representation_is_answered_like_a_hashed_one() {
         let (parts, ()) = Response::new(()).into_parts();
         let facts = RequestFacts::of(&request);
         let body = body.to_vec();
-        policy.respond(
-            &negotiator,
-            &facts,
-            &selection,
-            &representation,
-            parts,
-            body,
-        )
+        policy.respond(&negotiator, &facts, &selection, representation, parts, body)
     };
     let md = respond("text/markdown", b"v1", b"abc", None);
     let tag = md.headers()[ETAG].to_str().unwrap().to_owned();
