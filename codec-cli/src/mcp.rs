@@ -16,11 +16,11 @@ mod transport;
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
 
-use codec_core::{EncodeError, TextLimit, Value, json::JsonWriter, truncate::Omission};
-use codec_mcp::{ContentBlock, McpCodec, McpCodecBuilder, ProtocolVersion, StructuredContent};
+use codec_core::{TextLimit, Value, json::JsonWriter};
+use codec_mcp::{ContentBlock, McpCodec, McpCodecBuilder, ProtocolVersion};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, Implementation,
     InitializeRequestParams, InitializeResult, ListToolsResult, PaginatedRequestParams,
@@ -34,7 +34,7 @@ use crate::cli::McpArgs;
 use crate::error::CliError;
 use crate::{directory, input, registry};
 
-use self::library::{Document, Library, Page};
+use self::library::{Document, Library, Span};
 use self::tools::{GET, GetRequest, LIST};
 use self::transport::LineTransport;
 
@@ -205,7 +205,7 @@ impl Server {
         version: ProtocolVersion,
         request: &GetRequest,
     ) -> Result<CallToolResult, ErrorData> {
-        let (document, page) = match self.page(request) {
+        let (document, span) = match self.find(request) {
             Ok(found) => found,
             Err(refusal) => {
                 return self
@@ -216,125 +216,65 @@ impl Server {
                     .try_into();
             }
         };
-        // The cut, if the text was cut: the note is written last, from
-        // it (an estimate of the note's size before the cut asks the hint
-        // with nothing left out).
-        let last = Arc::new(Mutex::new(None));
-        let hint = {
-            let last = Arc::clone(&last);
-            let hint =
-                tools::next_page_hint(&request.name, page.start, page.rows, self.0.structured);
-            move |omission: &Omission| {
-                *last.lock().unwrap_or_else(PoisonError::into_inner) = Some(*omission);
-                hint(omission)
-            }
-        };
-        let builder = |limit: Option<TextLimit>| {
+        let codec = |limit: Option<TextLimit>| {
             self.0
                 .get_builder
                 .clone()
                 .protocol_version(version)
                 .text_limit(limit)
-        };
-        let build = |builder: McpCodecBuilder| {
-            builder
                 .build()
                 .map_err(|e| ErrorData::internal_error(format!("mcp codec: {e}"), None))
         };
-        let codec = |limit: Option<TextLimit>| build(builder(limit));
-        let limit = self
-            .0
-            .text_limit
-            .clone()
-            .map(|limit| limit.with_hint_fn(hint));
-        let limited = codec(limit.clone())?;
-        // The result `codec` writes of the page, and the cut of its text
-        // if it was cut.
-        let written = |codec: &McpCodec| {
-            *last.lock().unwrap_or_else(PoisonError::into_inner) = None;
-            let result = codec.result(&page.value);
-            let cut = last
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .filter(|omission| omission.omitted() > 0);
-            (result, cut)
+        let fitting = match (&self.0.text_limit, span) {
+            (Some(limit), Some(span)) => Some(Fitting {
+                request,
+                document,
+                span,
+                limit,
+            }),
+            _ => None,
         };
-        let refused = |e: EncodeError| {
+        // Rows are held to the limit by whole rows, rendering only about
+        // the rows that fit: the structured content holds the rows the
+        // text kept, so a client that shows the model the structured
+        // content rather than the text stays within the same budget.
+        if let Some(fitting) = fitting.as_ref().filter(|_| !self.0.summary)
+            && let Some(result) = fitting.text(&codec(None)?)
+        {
+            return result.try_into();
+        }
+        // Otherwise (no rows or no limit, a one-line text, or a row alone
+        // over the limit) the page whole, its text cut by the codec, with
+        // a note that says where the rest is.
+        let page = match span.filter(|_| request.is_slice()) {
+            Some(span) => document.page(span),
+            None => document.whole(),
+        };
+        let hint = tools::next_page_hint(&request.name, page.start, page.rows, self.0.structured);
+        let limited = codec(self.0.text_limit.clone().map(|l| l.with_hint_fn(hint)))?;
+        let mut result = limited.result(&page.value).unwrap_or_else(|e| {
             limited.error_message(&format!("cannot encode document {:?}: {e}", request.name))
-        };
-        let (Some(text_limit), Some(rows)) = (&self.0.text_limit, page.rows) else {
-            return written(&limited).0.unwrap_or_else(refused).try_into();
-        };
-        let fitting = Fitting {
-            request,
-            document,
-            page: &page,
-            limit: text_limit,
-            rows,
-        };
-        // A page of rows cut to the limit gets the rows its text kept as
-        // its structured content: its text is written first, alone, so
-        // that a large page is never copied whole into a result it would
-        // not stay in (a copy of a 20 MB document is larger than the
-        // document's rendering). When the text fits, or no whole row does,
-        // the result is written whole below.
-        if self.0.structured && !self.0.summary {
-            let text_only = builder(limit)
-                .structured_content(StructuredContent::Never)
-                .output_schema(None);
-            if let (Ok(mut result), Some(cut)) = written(&build(text_only)?) {
-                match tools::rows_kept(page.rows, &cut).filter(|&k| k < rows) {
-                    Some(kept) => {
-                        if let Some(kept) = fitting.first(&limited, kept) {
-                            result.structured_content = kept.structured_content;
-                            return result.try_into();
-                        }
-                    }
-                    None => {
-                        if fitting.text(&codec(None)?, &mut result) {
-                            return result.try_into();
-                        }
-                    }
-                }
-            }
-        }
-        let (result, cut) = written(&limited);
-        let mut result = result.unwrap_or_else(refused);
-        if let Some(cut) = cut {
-            match tools::rows_kept(page.rows, &cut).filter(|&k| k < fitting.rows) {
-                // Cut after a row of the page's table: the structured
-                // content holds the rows the text kept, no more, so a
-                // client that shows the model the structured content
-                // rather than the text stays within the same budget, and
-                // the note's next offset follows its last row too.
-                Some(kept) if result.structured_content.is_some() => {
-                    if let Some(kept) = fitting.first(&limited, kept) {
-                        result.structured_content = kept.structured_content;
-                    }
-                }
-                // Cut inside the rows' sections (or a text that counts
-                // no rows): whole rows instead, as many as fit.
-                None if !self.0.summary => {
-                    fitting.text(&codec(None)?, &mut result);
-                }
-                _ => {}
-            }
-        }
-        if self.0.summary {
+        });
+        if let Some(fitting) = fitting.filter(|_| self.0.summary) {
             fitting.structured(&limited, &mut result);
         }
         result.try_into()
     }
 
-    /// The document `request` names, and the page of it asked for.
-    fn page(&self, request: &GetRequest) -> Result<(&Document, Page<'_>), String> {
+    /// The document `request` names, and the rows it asks for when the
+    /// document has rows (all of them unless it asks for a slice).
+    fn find(&self, request: &GetRequest) -> Result<(&Document, Option<Span>), String> {
         let document = self.0.library.document(&request.name)?;
-        let page = if request.is_slice() {
-            document.slice(&request.name, request.offset.unwrap_or(0), request.limit)?
+        let span = if request.is_slice() {
+            let offset = request.offset.unwrap_or(0);
+            Some(document.span(&request.name, offset, request.limit)?)
         } else {
-            document.whole()
+            document.rows().map(|rows| Span {
+                start: 0,
+                len: rows.len(),
+            })
         };
-        Ok((document, page))
+        Ok((document, span))
     }
 
     fn names(&self) -> Vec<&str> {
@@ -346,52 +286,49 @@ impl Server {
 struct Fitting<'a> {
     request: &'a GetRequest,
     document: &'a Document,
-    page: &'a Page<'a>,
+    /// The page's rows.
+    span: Span,
     limit: &'a TextLimit,
-    /// How many rows the page holds.
-    rows: usize,
 }
 
 impl Fitting<'_> {
     /// The result `codec` writes of the page's first `kept` rows.
     fn first(&self, codec: &McpCodec, kept: usize) -> Option<codec_mcp::CallToolResult> {
-        let name = &self.request.name;
-        let rows = self.document.slice(name, self.page.start, Some(kept));
-        codec.result(&rows.ok()?.value).ok()
+        let rows = self.document.page(Span {
+            start: self.span.start,
+            len: kept,
+        });
+        codec.result(&rows.value).ok()
     }
 
     /// The note ending a page cut to its first `kept` rows.
     fn note(&self, kept: usize) -> String {
-        tools::rows_note(&self.request.name, self.page.start, kept, self.rows)
+        tools::rows_note(&self.request.name, self.span.start, kept, self.span.len)
     }
 
-    /// A page whose text was cut where no row count tells the next
-    /// offset (its rows written as sections, or a text format that counts
-    /// no rows): the most whole rows whose text, with the note, fits the
-    /// limit, written by `whole` (the codec without a limit). Unchanged
-    /// when not even one row fits (its note then says how to read the
-    /// rows in smaller pages). Whether it changed it.
-    fn text(&self, whole: &McpCodec, result: &mut codec_mcp::CallToolResult) -> bool {
-        // All the rows are known not to fit (the text was cut).
-        let (_, best) = most_rows(self.rows.saturating_sub(1), |kept| {
+    /// The page, written by `whole` (the codec without a limit), when its
+    /// text fits the limit; else its most rows whose text, with the note
+    /// naming the call that gets the next ones, fits; `None` when not
+    /// even one row does. Found from pages of 1, 2, 4, ... rows
+    /// ([`most_rows`]), so a call writes a few times the rows it sends,
+    /// whatever the page's size: a 20 MB document is neither copied nor
+    /// written whole for a text of 25,000 chars.
+    fn text(&self, whole: &McpCodec) -> Option<codec_mcp::CallToolResult> {
+        let (_, best) = most_rows(self.span.len, |kept| {
             let mut candidate = self.first(whole, kept)?;
             let Some(ContentBlock::Text(block)) = candidate.content.first_mut() else {
                 return None;
             };
-            if !block.text.ends_with('\n') {
+            if kept < self.span.len {
+                if !block.text.ends_with('\n') {
+                    block.text.push('\n');
+                }
                 block.text.push('\n');
+                block.text.push_str(&self.note(kept));
             }
-            block.text.push('\n');
-            block.text.push_str(&self.note(kept));
             self.limit.fits(&block.text).then_some(candidate)
         });
-        match best {
-            Some(best) => {
-                *result = best;
-                true
-            }
-            None => false,
-        }
+        best
     }
 
     /// With a one-line text (`--mcp-text summary`), a client shows the
@@ -410,13 +347,13 @@ impl Fitting<'_> {
             Some(whole) if whole.len() > self.limit.max() => {}
             _ => return,
         }
-        let (fit, best) = most_rows(self.rows, |kept| {
+        let (fit, best) = most_rows(self.span.len, |kept| {
             let candidate = self.first(codec, kept)?;
             json(&candidate)
                 .is_some_and(|j| self.limit.fits(&j))
                 .then_some(candidate)
         });
-        if fit == self.rows {
+        if fit == self.span.len {
             return;
         }
         let note = match best {
@@ -424,7 +361,7 @@ impl Fitting<'_> {
             None => format!(
                 "[Truncated to the text limit: the row at offset {} alone is over it; raise \
                  --mcp-text-limit to read it.]",
-                self.page.start
+                self.span.start
             ),
         };
         let Some(mut kept) = best.or_else(|| self.first(codec, 0)) else {
@@ -618,6 +555,65 @@ mod tests {
             "{} bytes allocated at the peak",
             info.bytes_max
         );
+    }
+
+    /// A whole-document `get` cut to a limit writes and measures about
+    /// the text it sends, not the document: with a limit of 2,000 tokens
+    /// on a 30,000-row table (a rendering of about 4 MB), the texts it
+    /// counts the tokens of add up to a few times what it sends.
+    #[test]
+    fn a_cut_get_writes_about_what_it_sends() {
+        /// Words as tokens, adding up the chars it was given to count.
+        #[derive(Default)]
+        struct Words(std::sync::atomic::AtomicUsize);
+        impl codec_core::TokenCounter for Words {
+            fn name(&self) -> &str {
+                "word"
+            }
+            fn count(&self, text: &str) -> usize {
+                self.0.fetch_add(text.len(), Ordering::Relaxed);
+                text.split_whitespace().count()
+            }
+        }
+        let rows: Vec<Value> = (0..30_000)
+            .map(|i| {
+                let row: Map = [
+                    ("id", Value::from(i)),
+                    ("name", Value::from(format!("user {i}"))),
+                    ("note", Value::from("lorem ipsum dolor sit amet")),
+                ]
+                .into_iter()
+                .collect();
+                Value::Object(row)
+            })
+            .collect();
+        let documents = BTreeMap::from([("big".to_owned(), Value::Array(rows))]);
+        let Command::Mcp(args) = Cli::try_parse_from(["codec", "mcp"]).unwrap().command else {
+            panic!("mcp parses as mcp")
+        };
+        let mut server = Server::new(&args, Library::new(documents, BTreeMap::new())).unwrap();
+        let words = Arc::new(Words::default());
+        Arc::get_mut(&mut server.0).unwrap().text_limit =
+            Some(TextLimit::tokens(2_000, words.clone()));
+        let request = GetRequest {
+            name: "big".to_owned(),
+            offset: None,
+            limit: None,
+        };
+        let result = server.get(ProtocolVersion::default(), &request).unwrap();
+        let text = result.content[0].as_text().unwrap().text.as_str();
+        assert!(text.split_whitespace().count() <= 2_000, "{text}");
+        assert!(text.contains("|user 0|"), "{text}");
+        assert!(
+            text.ends_with(
+                "[Truncated to the text limit: 329 of these 30000 rows. Call get with \
+                 {\"name\": \"big\", \"offset\": 329} for the next rows.]"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("|user 328|") && !text.contains("|user 329|"));
+        let counted = words.0.load(Ordering::Relaxed);
+        assert!(counted < 20 * text.len(), "{counted} bytes counted");
     }
 
     /// Every count of rows that fit, of every page size up to 40: the

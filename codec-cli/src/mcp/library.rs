@@ -44,6 +44,14 @@ pub(crate) struct Page<'d> {
     pub(crate) rows: Option<usize>,
 }
 
+/// Which rows of a document a page holds: `len` of them from row
+/// `start`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Span {
+    pub(crate) start: usize,
+    pub(crate) len: usize,
+}
+
 /// A document, or the reason it cannot be served.
 #[derive(Debug)]
 enum Entry {
@@ -168,14 +176,14 @@ impl Document {
         }
     }
 
-    /// The rows `offset..offset + limit` (to the end without a limit), in
-    /// the document's shape.
-    pub(crate) fn slice(
+    /// Which rows `offset..offset + limit` (to the end without a limit)
+    /// are, or why there are none to give: checked, not copied.
+    pub(crate) fn span(
         &self,
         name: &str,
         offset: usize,
         limit: Option<usize>,
-    ) -> Result<Page<'_>, Refusal> {
+    ) -> Result<Span, Refusal> {
         let Some(rows) = self.rows() else {
             return Err(format!(
                 "document {name:?} has no rows to page through (it is not an array, nor an \
@@ -192,16 +200,27 @@ impl Document {
         let end = limit.map_or(rows.len(), |limit| {
             offset.saturating_add(limit).min(rows.len())
         });
-        let page = Value::Array(rows[offset..end].to_vec());
+        Ok(Span {
+            start: offset,
+            len: end - offset,
+        })
+    }
+
+    /// The rows of `span` (which [`Document::span`] gave), copied, in the
+    /// document's shape.
+    pub(crate) fn page(&self, span: Span) -> Page<'_> {
+        let rows = self.rows().unwrap_or_default();
+        let end = span.start.saturating_add(span.len).min(rows.len());
+        let page = Value::Array(rows[span.start.min(end)..end].to_vec());
         let value = match &self.table {
             Table::Member(key) => Value::Object([(key.as_str(), page)].into_iter().collect()),
             _ => page,
         };
-        Ok(Page {
+        Page {
             value: Cow::Owned(value),
-            start: offset,
-            rows: Some(end - offset),
-        })
+            start: span.start,
+            rows: Some(span.len),
+        }
     }
 }
 
@@ -279,7 +298,8 @@ mod tests {
             ),
         ];
         for (document, offset, limit, expected) in cases {
-            let got = document.slice("d", *offset, *limit).map(|page| {
+            let got = document.span("d", *offset, *limit).map(|span| {
+                let page = document.page(span);
                 assert_eq!(page.start, *offset);
                 let document = Document::new(page.value.clone().into_owned());
                 let rows = document.rows().map(<[Value]>::len);

@@ -586,19 +586,27 @@ fn notes_page_through_a_table_larger_than_the_limit() {
                 "{flags:?}: {text}"
             );
             let structured = |end: usize| json!({"rows": rows[offset..end]});
-            let Some(note) = text.rsplit_once("[Truncated: ") else {
+            let Some((_, note)) = text.split_once("\n\n[Truncated to the text limit: ") else {
+                assert!(!text.contains("[Truncated"), "{flags:?}: {text}");
                 assert!(text.contains("row number 299|"), "{flags:?}");
                 assert_eq!(result["structuredContent"], structured(300), "{flags:?}");
                 break;
             };
             let call = note
-                .1
                 .split_once("Call get with ")
                 .and_then(|(_, rest)| rest.strip_suffix(" for the next rows.]"))
-                .unwrap_or_else(|| panic!("{flags:?}: no next call in {}", note.1));
+                .unwrap_or_else(|| panic!("{flags:?}: no next call in {note}"));
             arguments = serde_json::from_str(call).unwrap();
             let next = arguments["offset"].as_u64().unwrap() as usize;
             assert!(next > offset, "{flags:?}: {next} after {offset}");
+            assert!(
+                note.starts_with(&format!(
+                    "{} of these {} rows.",
+                    next - offset,
+                    300 - offset
+                )),
+                "{flags:?}: {note}"
+            );
             // The last row kept is the one before the next page's first.
             assert!(
                 text.contains(&format!("row number {}|", next - 1)),
