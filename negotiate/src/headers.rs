@@ -208,6 +208,22 @@ impl ResponseHeaders {
         }
     }
 
+    /// `representation` with the `ETag` derived from `validator` in
+    /// place of its own, as [`ResponseHeaders::describe_validated`] would
+    /// give it; the token count is kept.
+    #[cfg(feature = "axum")]
+    pub(crate) fn revalidated(
+        &self,
+        selection: &Selection<'_>,
+        validator: &[u8],
+        representation: Representation,
+    ) -> Representation {
+        Representation {
+            etag: self.validated_etag(selection, validator),
+            tokens: representation.tokens,
+        }
+    }
+
     /// The `ETag` of `selection`'s representation of data with this
     /// validator, when the policy sends one.
     fn validated_etag(&self, selection: &Selection<'_>, validator: &[u8]) -> Option<HeaderValue> {
