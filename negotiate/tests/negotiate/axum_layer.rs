@@ -670,6 +670,17 @@ fn prerendered_bytes_are_sent_as_the_closure_gives_them() {
     let (status, head, body) = exchange(&mut service, "GET", "/busy", &md);
     assert_eq!((status, body.as_str()), (503, "busy"), "{head}");
 
+    // A layer without response headers: the bytes, typed, nothing more.
+    let negotiator = Arc::new(support::builder().build().unwrap());
+    let mut plain = router.clone().layer(NegotiateLayer::new(negotiator));
+    let (status, head, body) = exchange(&mut plain, "GET", "/kept", &md);
+    assert_eq!((status, body.as_str()), (200, "kept as md"));
+    assert_eq!(
+        head,
+        "content-length: 10\ncontent-type: text/markdown; charset=utf-8; variant=GFM\nvary: Accept"
+    );
+    let before = RENDERED.load(Relaxed);
+
     // Without the layer: the loud 500, nothing called.
     let mut bare = router;
     for target in ["/kept", "/versioned", "/busy"] {
