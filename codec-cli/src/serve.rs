@@ -6,12 +6,17 @@
 //! address's connections are bounded and timers close slow and idle ones
 //! ([`connection`]).
 //!
-//! Negotiated as `agent-codecs`' standard layer negotiates, with the page
-//! for browsers and the agent policy on, and the same response headers
-//! through the same code (`ResponseHeaders`): an `ETag` and `304`s, `Link`
-//! alternates, the exact `x-markdown-tokens` count, the page's
-//! `Content-Security-Policy`. What they say about a representation (its
-//! `ETag`, its token count) is computed once and kept beside its bytes.
+//! Served through the library's own layer, as a service serves: each
+//! request goes through `negotiate::NegotiateLayer` (with the standard
+//! negotiator, the page for browsers and the agent policy on, and the
+//! standard `ResponseHeaders`: an `ETag` and `304`s, `Link` alternates,
+//! the exact `x-markdown-tokens` count, the page's
+//! `Content-Security-Policy`), and a document answers it as
+//! `negotiate::Prerendered`: the layer calls it with the negotiated codec
+//! and sends the bytes rendered for it, with what the headers say about
+//! them (its `ETag`, its token count), computed once and kept beside the
+//! bytes. Around the layer: the connection handling ([`connection`]), the
+//! log line, `nosniff`, `HEAD`.
 
 mod body;
 mod connection;
@@ -19,20 +24,29 @@ mod documents;
 mod route;
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::convert::Infallible;
+use std::future::{Ready, ready};
+use std::sync::{Arc, OnceLock};
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
+use axum::body::Body;
+use axum::response::IntoResponse;
 use bytes::Bytes;
 use codec_core::rows::RowsShape;
 use codec_core::{Map, MediaType, Value};
 use http::header::{self, HeaderValue};
 use http::request::Parts;
 use http::{Method, Request, Response, StatusCode, Version};
+use http_body::Body as _;
 use hyper::body::Incoming;
 use negotiate::{
-    NegotiatedStream, Negotiator, Representation, RequestFacts, ResponseHeaders, Selection, Source,
+    Choice, NegotiateLayer, NegotiateService, NegotiatedStream, Negotiator, Prerendered,
+    Representation, RequestFacts, ResponseHeaders, Selection, Source,
 };
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tower_layer::Layer;
+use tower_service::Service;
 
 use crate::cli::ServeArgs;
 use crate::directory::Streamed;
@@ -47,7 +61,8 @@ use self::documents::Document;
 /// What the server publishes, and its bound on concurrent work.
 #[derive(Debug)]
 struct Site {
-    negotiator: Negotiator,
+    /// The negotiator, shared with the layer.
+    negotiator: Arc<Negotiator>,
     /// What every negotiated answer carries besides its body.
     headers: ResponseHeaders,
     /// Documents by name, sorted so the index is deterministic.
@@ -107,6 +122,7 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), CliError> {
     site.index
         .set_page(Some(crate::registry::index_page(&args.codec)?));
     let site = Arc::new(site);
+    let service = Documents::service(&site);
     let timeouts = Timeouts {
         header: args.header_timeout,
         idle: args.idle_timeout,
@@ -146,7 +162,7 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), CliError> {
             listener,
             timeouts,
             args.max_per_client,
-            move |r| handle(site.clone(), r),
+            move |r| handle(service.clone(), r),
             stop,
         )
         .await;
@@ -195,26 +211,63 @@ impl Site {
         Site {
             index: Document::new("", index, (codecs, offers)),
             documents,
-            negotiator,
+            negotiator: Arc::new(negotiator),
             headers,
             work: Arc::new(Semaphore::new(max_concurrent)),
         }
     }
+
+    /// The document named `name`, the index for `""`.
+    fn document(&self, name: &str) -> Option<&Document> {
+        if name.is_empty() {
+            Some(&self.index)
+        } else {
+            self.documents.get(name)
+        }
+    }
 }
 
-async fn handle(site: Arc<Site>, request: Request<Incoming>) -> Response<SharedBody> {
+/// The media type a request's document was answered in, for its log
+/// line: set by the document's answer, which only the layer's call of it
+/// knows (none for errors before it, and for refusals).
+#[derive(Clone, Debug, Default)]
+struct Chosen(Arc<OnceLock<MediaType>>);
+
+/// The service every request goes through: the negotiation layer around
+/// [`Documents`].
+type Served = NegotiateService<Documents>;
+
+async fn handle(mut service: Served, mut request: Request<Incoming>) -> Response<SharedBody> {
     let started = Instant::now();
-    // The body of a GET means nothing here; hyper discards it.
-    let (parts, _) = request.into_parts();
-    let (mut response, chosen) = respond(&site, &parts).await;
+    let chosen = Chosen::default();
+    request.extensions_mut().insert(chosen.clone());
+    let line = RequestLine::of(&request);
+    let head = request.method() == Method::HEAD;
+    // `Documents` is always ready, and the layer as ready as it is.
+    let ready =
+        std::future::poll_fn(|cx| Service::<Request<Incoming>>::poll_ready(&mut service, cx));
+    let Ok(()) = ready.await;
+    let Ok(response) = service.call(request).await;
+    let (mut parts, body) = response.into_parts();
+    let body = SharedBody::from(body);
     // Never sniffed as something else (an error page echoes the name the
     // client asked for; markdown is text, not HTML).
-    response.headers_mut().insert(
+    parts.headers.insert(
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
     );
-    eprintln!("{}", log_line(&parts, &response, chosen.as_ref(), started));
-    if parts.method == Method::HEAD {
+    // The length of what is not streamed; a 304 sends no body, so it has
+    // no length.
+    if parts.status != StatusCode::NOT_MODIFIED
+        && let Some(len) = body.size_hint().exact()
+    {
+        parts
+            .headers
+            .insert(header::CONTENT_LENGTH, HeaderValue::from(len));
+    }
+    let response = Response::from_parts(parts, body);
+    eprintln!("{}", line.log(&response, chosen.0.get(), started));
+    if head {
         // The headers of GET (Content-Length included), no body: a
         // streamed body's slot of the work bound is given back at once.
         let (parts, _) = response.into_parts();
@@ -223,16 +276,47 @@ async fn handle(site: Arc<Site>, request: Request<Incoming>) -> Response<SharedB
     response
 }
 
-/// The response, and the media type negotiation chose (none for errors).
-async fn respond(site: &Arc<Site>, request: &Parts) -> (Response<SharedBody>, Option<MediaType>) {
-    if let Some(problem) = host_problem(request) {
-        return (
-            text(
-                StatusCode::BAD_REQUEST,
-                format!("400 Bad Request: {problem}\n"),
-            ),
-            None,
-        );
+/// The handler behind the layer: the plain answers (400, 405, 404), and
+/// each document's bytes as `Prerendered`, for the codec the layer
+/// negotiates.
+#[derive(Clone, Debug)]
+struct Documents(Arc<Site>);
+
+impl Documents {
+    /// The layer, with the site's negotiator and response headers, around
+    /// the documents.
+    fn service(site: &Arc<Site>) -> Served {
+        let layer =
+            NegotiateLayer::with_headers(Arc::clone(&site.negotiator), site.headers.clone());
+        layer.layer(Documents(Arc::clone(site)))
+    }
+}
+
+impl<B> Service<Request<B>> for Documents {
+    type Response = axum::response::Response;
+    type Error = Infallible;
+    type Future = Ready<Result<axum::response::Response, Infallible>>;
+
+    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        // The body of a GET means nothing here; hyper discards it.
+        let (parts, _) = request.into_parts();
+        ready(Ok(route(&self.0, parts)))
+    }
+}
+
+/// A request's answer: a plain error, or the document's `Prerendered`
+/// bytes.
+fn route(site: &Arc<Site>, request: Parts) -> axum::response::Response {
+    if let Some(problem) = host_problem(&request) {
+        return text(
+            StatusCode::BAD_REQUEST,
+            format!("400 Bad Request: {problem}\n"),
+        )
+        .map(Body::new);
     }
     if request.method != Method::GET && request.method != Method::HEAD {
         let mut response = text(
@@ -243,51 +327,75 @@ async fn respond(site: &Arc<Site>, request: &Parts) -> (Response<SharedBody>, Op
         response
             .headers_mut()
             .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
-        return (response, None);
+        return response.map(Body::new);
     }
     let name = match route::name_of(request.uri.path()) {
         Ok(name) => name,
         Err(e) => {
-            return (
-                text(StatusCode::BAD_REQUEST, format!("400 Bad Request: {e}\n")),
-                None,
-            );
+            return text(StatusCode::BAD_REQUEST, format!("400 Bad Request: {e}\n")).map(Body::new);
         }
     };
-    let document = if name.is_empty() {
-        &site.index
-    } else {
-        match site.documents.get(&name) {
-            Some(document) => document,
-            None => {
-                let mut body = format!("404 Not Found: no document {name:?}. Available:\n");
-                for document in site.documents.values() {
-                    body.push_str(&format!("  {}\n", document.path()));
-                }
-                return (text(StatusCode::NOT_FOUND, body), None);
+    if site.document(&name).is_none() {
+        let mut body = format!("404 Not Found: no document {name:?}. Available:\n");
+        for document in site.documents.values() {
+            body.push_str(&format!("  {}\n", document.path()));
+        }
+        return text(StatusCode::NOT_FOUND, body).map(Body::new);
+    }
+    let site = Arc::clone(site);
+    Prerendered::new(move |selection| {
+        let choice = selection.choice();
+        async move {
+            let chosen = request.extensions.get::<Chosen>().cloned();
+            let (answer, media_type) = answer(&site, &name, &request, choice).await;
+            if let (Some(chosen), Some(media_type)) = (chosen, media_type) {
+                let _ = chosen.0.set(media_type);
             }
+            answer.map_err(|response| response.map(Body::new))
         }
-    };
-    let outcome = match site
-        .negotiator
-        .negotiate_request(&request.uri, &request.headers)
-    {
-        Ok(outcome) => outcome,
-        Err(unknown) => {
-            return (
-                text(
-                    StatusCode::BAD_REQUEST,
-                    format!("400 Bad Request: {unknown}\n"),
-                ),
-                None,
-            );
-        }
-    };
-    let selection = match outcome.into_result() {
-        Ok(selection) => selection,
-        Err(refusal) => return (text(StatusCode::NOT_ACCEPTABLE, refusal.body()), None),
+    })
+    .into_response()
+}
+
+/// What a document's answer is: its bytes for the negotiated codec and
+/// their description, or a whole response (a document streamed from its
+/// file, a 503 beyond the bound, a 500); with the media type chosen, for
+/// the log (none for errors).
+type Answer = (
+    Result<(Bytes, Representation), Response<SharedBody>>,
+    Option<MediaType>,
+);
+
+/// The answer of the document `name`, for the layer's `choice`.
+async fn answer(site: &Arc<Site>, name: &str, request: &Parts, choice: Choice) -> Answer {
+    let (Some(document), Some(selection)) = (site.document(name), site.negotiator.resolve(choice))
+    else {
+        // Unreachable: the document was found and the choice is the
+        // negotiator's. Still an answer, never a panic.
+        let lost = "500 Internal Server Error: the document or the negotiated choice was lost\n";
+        return (
+            Err(text(StatusCode::INTERNAL_SERVER_ERROR, lost.into())),
+            None,
+        );
     };
     let content_type = selection.content_type().clone();
+    let index = site
+        .negotiator
+        .codecs()
+        .position(|codec| codec.format() == selection.format());
+    // The offer chosen (the codec's own media type or an alias): its ETag
+    // hashes its Content-Type, so it is kept per offer.
+    let offer = site
+        .negotiator
+        .media_types()
+        .position(|offered| offered == selection.content_type());
+    // Already rendered and described: sending shared bytes is not work
+    // the bound protects, so no slot is taken.
+    if let Some(index) = index
+        && let Some(kept) = document.kept(index, offer)
+    {
+        return (Ok(kept), Some(content_type));
+    }
     // Beyond the bound, a quick refusal rather than memory and time the
     // server may not have.
     let Ok(slot) = site.work.clone().try_acquire_owned() else {
@@ -298,15 +406,12 @@ async fn respond(site: &Arc<Site>, request: &Parts) -> (Response<SharedBody>, Op
         response
             .headers_mut()
             .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
-        return (response, Some(content_type));
+        return (Err(response), Some(content_type));
     };
     if let Some(file) = document.file() {
-        return stream(site, request, document.path(), file, selection, slot);
+        let (response, chosen) = stream(site, request, document.path(), file, selection, slot);
+        return (Err(response), chosen);
     }
-    let index = site
-        .negotiator
-        .codecs()
-        .position(|codec| codec.format() == selection.format());
     let rendered = match index {
         Some(index) => document.rendered(index, selection.codec()).await,
         None => Err(format!("no codec named {}", selection.format())),
@@ -314,22 +419,13 @@ async fn respond(site: &Arc<Site>, request: &Parts) -> (Response<SharedBody>, Op
     let bytes = match rendered {
         Ok(bytes) => bytes,
         Err(e) => {
-            return (
-                text(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    format!("500 Internal Server Error: {e}\n"),
-                ),
-                Some(content_type),
+            let response = text(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("500 Internal Server Error: {e}\n"),
             );
+            return (Err(response), Some(content_type));
         }
     };
-    // The offer chosen (the codec's own media type or an alias): its ETag
-    // hashes its Content-Type, so it is kept per offer.
-    let offer = site
-        .negotiator
-        .media_types()
-        .position(|offered| offered == selection.content_type());
-    let choice = selection.choice();
     let described = {
         let (site, bytes) = (Arc::clone(site), bytes.clone());
         document.described(offer, move || {
@@ -341,27 +437,8 @@ async fn respond(site: &Arc<Site>, request: &Parts) -> (Response<SharedBody>, Op
     // Rendered: sending shared bytes is not work the bound protects, so
     // a client that reads slowly (or not at all) holds no slot.
     drop(slot);
-    let len = bytes.len();
-    let facts = RequestFacts::new(&request.method, &request.uri, &request.headers);
-    // The library's closing sequence, as the axum layer runs it:
-    // `Content-Type`, `Vary` (`User-Agent` too, as the agent policy reads
-    // it), the `ETag` and `304`, `Link`, the token count.
-    let (parts, ()) = Response::new(()).into_parts();
-    let mut response = site.headers.respond(
-        &site.negotiator,
-        &facts,
-        &selection,
-        described.unwrap_or_else(Representation::streamed),
-        parts,
-        SharedBody::from(bytes),
-    );
-    // A 304 sends no body, so it has no length.
-    if response.status() != StatusCode::NOT_MODIFIED {
-        response
-            .headers_mut()
-            .insert(header::CONTENT_LENGTH, HeaderValue::from(len));
-    }
-    (response, Some(content_type))
+    let representation = described.unwrap_or_else(Representation::streamed);
+    (Ok((bytes, representation)), Some(content_type))
 }
 
 /// A streamed document's response: its rows read from its file and
@@ -498,42 +575,62 @@ fn has_valid_port(authority: &str) -> bool {
     }
 }
 
-/// One line per request: method, target, status, the `Accept` it was
-/// negotiated from (`-`: none), the type chosen (`-`: none), the body's
-/// bytes and the time to answer. Client text is quoted with Rust's escapes,
-/// so no header can forge a log line.
-fn log_line(
-    request: &Parts,
-    response: &Response<SharedBody>,
-    chosen: Option<&MediaType>,
-    started: Instant,
-) -> String {
-    let accept: Vec<String> = request
-        .headers
-        .get_all(header::ACCEPT)
-        .iter()
-        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
-        .collect();
-    let accept = if accept.is_empty() {
-        "-".to_owned()
-    } else {
-        format!("{:?}", accept.join(", "))
-    };
-    let chosen = chosen.map_or("-".to_owned(), |t| format!("{:?}", t.as_str()));
-    // A streamed body has no length: `streamed` stands for it. A 304 has
-    // no body.
-    let bytes = match response.headers().get(header::CONTENT_LENGTH) {
-        _ if response.status() == StatusCode::NOT_MODIFIED => "0B".to_owned(),
-        Some(len) => format!("{}B", len.to_str().unwrap_or("?")),
-        None => "streamed".to_owned(),
-    };
-    let target = request.uri.path_and_query().map_or("/", |pq| pq.as_str());
-    format!(
-        "{} {target} {} accept={accept} type={chosen} {bytes} {:.1}ms",
-        request.method,
-        response.status().as_u16(),
-        started.elapsed().as_secs_f64() * 1000.0
-    )
+/// What a request's log line says of it, taken before it is handed on.
+struct RequestLine {
+    method: Method,
+    target: String,
+    /// `-` for none, else the lines joined, quoted with Rust's escapes.
+    accept: String,
+}
+
+impl RequestLine {
+    fn of<B>(request: &Request<B>) -> RequestLine {
+        let accept: Vec<String> = request
+            .headers()
+            .get_all(header::ACCEPT)
+            .iter()
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+            .collect();
+        let accept = if accept.is_empty() {
+            "-".to_owned()
+        } else {
+            format!("{:?}", accept.join(", "))
+        };
+        let target = request.uri().path_and_query().map_or("/", |pq| pq.as_str());
+        RequestLine {
+            method: request.method().clone(),
+            target: target.to_owned(),
+            accept,
+        }
+    }
+
+    /// One line per request: method, target, status, the `Accept` it was
+    /// negotiated from (`-`: none), the type chosen (`-`: none), the
+    /// body's bytes and the time to answer. Client text is quoted with
+    /// Rust's escapes, so no header can forge a log line.
+    fn log(
+        &self,
+        response: &Response<SharedBody>,
+        chosen: Option<&MediaType>,
+        started: Instant,
+    ) -> String {
+        let chosen = chosen.map_or("-".to_owned(), |t| format!("{:?}", t.as_str()));
+        // A streamed body has no length: `streamed` stands for it. A 304
+        // has no body.
+        let bytes = match response.headers().get(header::CONTENT_LENGTH) {
+            _ if response.status() == StatusCode::NOT_MODIFIED => "0B".to_owned(),
+            Some(len) => format!("{}B", len.to_str().unwrap_or("?")),
+            None => "streamed".to_owned(),
+        };
+        format!(
+            "{} {} {} accept={} type={chosen} {bytes} {:.1}ms",
+            self.method,
+            self.target,
+            response.status().as_u16(),
+            self.accept,
+            started.elapsed().as_secs_f64() * 1000.0
+        )
+    }
 }
 
 fn text(status: StatusCode, body: String) -> Response<SharedBody> {
@@ -560,4 +657,91 @@ fn with_headers(
     // Every answer depends on Accept, errors included.
     headers.insert(header::VARY, HeaderValue::from_static("Accept"));
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use http::HeaderMap;
+
+    use super::*;
+
+    /// A site of one document, `rows`, with the default options.
+    fn site() -> Arc<Site> {
+        let options = crate::cli::CodecOptions::default();
+        let rows = codec_core::from_str(r#"[{"id":1,"name":"ada"}]"#).unwrap();
+        let documents = BTreeMap::from([("rows".to_owned(), rows)]);
+        let negotiated = crate::registry::serve(&options).unwrap();
+        Arc::new(Site::new(negotiated, documents, BTreeMap::new(), 4))
+    }
+
+    /// A `GET` with these headers through `service`: status, headers,
+    /// body.
+    async fn get<S>(
+        service: &mut S,
+        target: &str,
+        headers: &[(&str, &str)],
+    ) -> (u16, HeaderMap, Bytes)
+    where
+        S: Service<Request<()>, Response = axum::response::Response, Error = Infallible>,
+    {
+        let mut request = Request::get(target).header(header::HOST, "x");
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let Ok(()) = std::future::poll_fn(|cx| service.poll_ready(cx)).await;
+        let Ok(response) = service.call(request.body(()).unwrap()).await;
+        let (parts, body) = response.into_parts();
+        let body = axum::body::to_bytes(body, usize::MAX).await.unwrap();
+        (parts.status.as_u16(), parts.headers, body)
+    }
+
+    /// The documents answer as `Prerendered`, which only the negotiation
+    /// layer sends: without it, every document is the layer's loud
+    /// `500`; through it, the rendering negotiated, with the standard
+    /// headers, and a `304` for its `ETag`. Plain answers pass either way.
+    #[tokio::test]
+    async fn documents_are_answered_through_the_layer() {
+        let site = site();
+        let mut bare = Documents(Arc::clone(&site));
+        for target in ["/rows", "/"] {
+            let (status, _, body) = get(&mut bare, target, &[]).await;
+            assert_eq!(status, 500, "{target}");
+            assert!(body.ends_with(b"has no `NegotiateLayer`\n"), "{body:?}");
+        }
+        assert_eq!(get(&mut bare, "/missing", &[]).await.0, 404);
+
+        let mut served = Documents::service(&site);
+        let md = [("accept", "text/markdown")];
+        let (status, headers, body) = get(&mut served, "/rows", &md).await;
+        assert_eq!(status, 200);
+        let mut expected = Vec::new();
+        let codec = site.negotiator.codec("md").unwrap();
+        codec
+            .encode_value(site.documents["rows"].value(), &mut expected)
+            .unwrap();
+        assert_eq!(body, expected);
+        assert_eq!(headers[header::VARY], "Accept, User-Agent");
+        assert_eq!(
+            headers[header::LINK],
+            r#"</rows?format=json>; rel="alternate"; type="application/json""#
+        );
+        assert!(headers.contains_key(negotiate::TOKENS_HEADER));
+        let etag = headers[header::ETAG].to_str().unwrap().to_owned();
+        let held = [
+            ("accept", "text/markdown"),
+            ("if-none-match", etag.as_str()),
+        ];
+        let (status, headers, body) = get(&mut served, "/rows", &held).await;
+        assert_eq!((status, body.len()), (304, 0));
+        assert_eq!(headers[header::ETAG], etag.as_str());
+        // Refused by the layer: 406, or 400 for an unknown format.
+        assert_eq!(
+            get(&mut served, "/rows", &[("accept", "image/png")])
+                .await
+                .0,
+            406
+        );
+        assert_eq!(get(&mut served, "/rows?format=yaml", &[]).await.0, 400);
+        assert_eq!(get(&mut served, "/missing", &md).await.0, 404);
+    }
 }

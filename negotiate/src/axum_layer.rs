@@ -35,6 +35,12 @@
 //! supplies one ([`Negotiated::validator`]): with response headers that
 //! send an `ETag`, the layer derives it from the version and answers a
 //! request that holds it `304` before encoding anything.
+//!
+//! A handler that keeps its bodies already encoded (`codec serve`, a
+//! cache of rendered pages) hands over a [`Prerendered`] instead: a
+//! closure the layer calls with the negotiated choice, which returns the
+//! body's bytes and what the response headers say about them, so the
+//! layer neither encodes nor hashes.
 
 use std::fmt;
 use std::future::Future;
@@ -48,6 +54,7 @@ use axum::http::header::{ACCEPT, CONTENT_TYPE, GetAll};
 use axum::http::uri::PathAndQuery;
 use axum::http::{HeaderMap, HeaderValue, Request, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
+use bytes::Bytes;
 use codec_core::{Codec, CodecExt, EncodeError};
 use serde::Serialize;
 use tower_layer::Layer;
@@ -224,7 +231,12 @@ enum Payload {
     /// A handler's rows (taken once: extensions must be `Sync`, a source
     /// of rows is not).
     Rows(Arc<Handover<Mutex<Option<NegotiatedStream>>>>),
+    /// A handler's bytes, rendered by its closure (taken once, as rows).
+    Prerendered(Arc<Handover<Mutex<Option<Render>>>>),
 }
+
+/// A [`Prerendered`]'s closure.
+type Render = Box<dyn FnOnce(&Selection<'_>) -> Rendering + Send>;
 
 impl Payload {
     /// Marks the content taken; returns the status it asks for.
@@ -232,6 +244,7 @@ impl Payload {
         let (taken, status) = match self {
             Payload::Data(data) => (&data.taken, data.status),
             Payload::Rows(rows) => (&rows.taken, rows.status),
+            Payload::Prerendered(bytes) => (&bytes.taken, bytes.status),
         };
         taken.store(true, Ordering::Relaxed);
         status
@@ -289,6 +302,105 @@ impl IntoResponse for NegotiatedStream {
     fn into_response(self) -> Response {
         let handover = Handover::new("NegotiatedStream", None, Mutex::new(Some(self)));
         placeholder(Payload::Rows(Arc::new(handover)))
+    }
+}
+
+/// A handler's answer already encoded, for a service that keeps its
+/// bodies rendered: the [`NegotiateLayer`] negotiates as for
+/// [`Negotiated`] data, then calls the closure with the chosen codec's
+/// [`Selection`] and sends the bytes its future returns, described by the
+/// [`Representation`] it returns with them (the `ETag` and token count a
+/// [`ResponseHeaders::describe`] gave when the bytes were made, kept with
+/// them), so the layer neither encodes nor hashes the body. `Bytes` are
+/// shared, not copied: a cached rendering serves every request.
+///
+/// The closure runs when the layer has the handler's response, and its
+/// future in the layer's; it is never called when negotiation refuses
+/// the request (the layer answers `406` or `400`), nor when a
+/// [`Prerendered::validator`] shows the client holds the representation
+/// (`304`). Its future may answer `Err(response)` instead (a `503`, the
+/// closure's own `500`): that response is sent as it is. A codec that
+/// cannot encode the data is the closure's business: the layer has no
+/// value to fall back with. Like [`Negotiated`], it needs the layer, and a
+/// status set around it is kept, but for `500`.
+///
+/// ```
+/// use std::sync::Arc;
+///
+/// use axum::{routing::get, Router};
+/// use bytes::Bytes;
+/// use negotiate::{Prerendered, ResponseHeaders};
+///
+/// async fn report(headers: Arc<ResponseHeaders>) -> Prerendered {
+///     Prerendered::new(move |selection| {
+///         // A real service looks up the bytes it rendered for
+///         // `selection.format()`, and their `Representation`.
+///         let bytes = Bytes::from(format!("a report, as {}", selection.format()));
+///         let representation = headers.describe(selection, &bytes);
+///         async move { Ok((bytes, representation)) }
+///     })
+/// }
+///
+/// # fn app(negotiator: Arc<negotiate::Negotiator>) -> Router {
+/// let headers = Arc::new(ResponseHeaders::builder().build());
+/// Router::new()
+///     .route("/report", get({
+///         let headers = Arc::clone(&headers);
+///         move || report(headers)
+///     }))
+///     .layer(negotiate::NegotiateLayer::with_headers(negotiator, (*headers).clone()))
+/// # }
+/// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
+pub struct Prerendered {
+    render: Render,
+    validator: Option<Box<[u8]>>,
+}
+
+/// What a [`Prerendered`]'s closure returns, boxed: the body and its
+/// description, or the response to send instead.
+type Rendering = Pin<Box<dyn Future<Output = Result<(Bytes, Representation), Response>> + Send>>;
+
+impl Prerendered {
+    /// The answer `render` gives for the negotiated codec's
+    /// [`Selection`]: its future's bytes and their [`Representation`].
+    pub fn new<F, R>(render: F) -> Prerendered
+    where
+        F: FnOnce(&Selection<'_>) -> R + Send + 'static,
+        R: Future<Output = Result<(Bytes, Representation), Response>> + Send + 'static,
+    {
+        Prerendered {
+            render: Box::new(move |selection: &Selection<'_>| -> Rendering {
+                Box::pin(render(selection))
+            }),
+            validator: None,
+        }
+    }
+
+    /// The bodies' version, as for [`Negotiated::validator`]: with a
+    /// layer that sends an `ETag`, the `ETag` is derived from it (the
+    /// returned [`Representation`]'s is not used, its token count is),
+    /// and a `GET` or `HEAD` whose `If-None-Match` names it is answered
+    /// `304 Not Modified` without calling the closure.
+    pub fn validator(mut self, validator: impl AsRef<[u8]>) -> Prerendered {
+        self.validator = Some(validator.as_ref().into());
+        self
+    }
+}
+
+impl fmt::Debug for Prerendered {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Prerendered")
+            .field("validator", &self.validator)
+            .finish_non_exhaustive()
+    }
+}
+
+impl IntoResponse for Prerendered {
+    fn into_response(self) -> Response {
+        let mut handover = Handover::new("Prerendered", None, Mutex::new(Some(self.render)));
+        handover.validator = self.validator;
+        placeholder(Payload::Prerendered(Arc::new(handover)))
     }
 }
 
@@ -439,6 +551,7 @@ where
             shared: Arc::clone(&self.shared),
             decision: Some((decision, facts)),
             accept,
+            prerendered: None,
         }
     }
 }
@@ -461,6 +574,9 @@ pin_project_lite::pin_project! {
         // The request's `Accept`, to rank the codecs that may write the
         // data when the chosen one refuses it.
         accept: Option<HeaderValue>,
+        // The response of a `Prerendered` handover, once its closure has
+        // been called: ready when the closure's future is.
+        prerendered: Option<Pin<Box<dyn Future<Output = Response> + Send>>>,
     }
 }
 
@@ -483,6 +599,11 @@ where
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<Response, E>> {
         let this = self.project();
+        if let Some(prerendered) = this.prerendered {
+            let response = ready!(prerendered.as_mut().poll(cx));
+            *this.prerendered = None;
+            return Poll::Ready(Ok(response));
+        }
         let mut response = ready!(this.inner.poll(cx))?;
         let Some(payload) = response.extensions_mut().remove::<Payload>() else {
             return Poll::Ready(Ok(response));
@@ -506,6 +627,30 @@ where
                     Some(rows) => finish_stream(this.shared, decision, response, rows, facts),
                     None => response,
                 }));
+            }
+            Payload::Prerendered(bytes) => {
+                let render = bytes
+                    .content
+                    .lock()
+                    .ok()
+                    .and_then(|mut render| render.take());
+                let Some(render) = render else {
+                    return Poll::Ready(Ok(response));
+                };
+                let validator = bytes.validator.as_deref();
+                let handover = (render, validator);
+                let mut rendering =
+                    match finish_prerendered(this.shared, decision, response, handover, facts) {
+                        Ok(rendering) => rendering,
+                        Err(answer) => return Poll::Ready(Ok(answer)),
+                    };
+                // Polled now, so a closure whose bytes are ready answers
+                // without another wake-up.
+                if let Poll::Ready(response) = rendering.as_mut().poll(cx) {
+                    return Poll::Ready(Ok(response));
+                }
+                *this.prerendered = Some(rendering);
+                return Poll::Pending;
             }
         };
         let accept = this.accept.take();
@@ -656,4 +801,67 @@ fn finish_stream(
         ),
         _ => respond::build(&selection, parts, body, None),
     }
+}
+
+/// The response future of a handler's [`Prerendered`] bytes: the
+/// closure's bytes, finished by the one function every negotiated
+/// response goes through; or the answer at once (the error) when
+/// negotiation refuses the request or a validator shows it unchanged.
+#[allow(clippy::result_large_err)]
+fn finish_prerendered(
+    shared: &Arc<Shared>,
+    decision: Decision,
+    response: Response,
+    (render, validator): (Render, Option<&[u8]>),
+    facts: Option<RequestFacts>,
+) -> Result<Pin<Box<dyn Future<Output = Response> + Send>>, Response> {
+    let negotiator = &*shared.negotiator;
+    let selection = select(negotiator, decision)?;
+    if let (Some(headers), Some(request), Some(validator)) = (&shared.headers, &facts, validator)
+        && let Some(unchanged) =
+            headers.unchanged(request, &selection, validator, response.status())
+    {
+        let (parts, _) = response.into_parts();
+        return Err(headers.respond(
+            negotiator,
+            request,
+            &selection,
+            unchanged,
+            parts,
+            Body::empty(),
+        ));
+    }
+    let rendering = render(&selection);
+    let choice = selection.choice();
+    let validator: Option<Box<[u8]>> = validator.map(Into::into);
+    let shared = Arc::clone(shared);
+    Ok(Box::pin(async move {
+        let (bytes, representation) = match rendering.await {
+            Ok(rendered) => rendered,
+            Err(response) => return response,
+        };
+        let negotiator = &*shared.negotiator;
+        let selection = match select(negotiator, Ok(choice)) {
+            Ok(selection) => selection,
+            Err(lost) => return lost,
+        };
+        let (parts, _) = response.into_parts();
+        match (&shared.headers, facts) {
+            (Some(headers), Some(request)) => {
+                let representation = match &validator {
+                    Some(validator) => headers.revalidated(&selection, validator, representation),
+                    None => representation,
+                };
+                headers.respond(
+                    negotiator,
+                    &request,
+                    &selection,
+                    representation,
+                    parts,
+                    Body::from(bytes),
+                )
+            }
+            _ => respond::build(&selection, parts, Body::from(bytes), None),
+        }
+    }))
 }

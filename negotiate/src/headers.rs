@@ -17,9 +17,10 @@
 //!   estimate).
 //!
 //! The axum layer ([`NegotiateLayer::with_headers`]) and any other server
-//! (the `codec serve` command) call the same two methods: `describe` once
-//! per body (a server that keeps rendered bodies keeps its
-//! `Representation` too), `apply` per response.
+//! call the same two methods: `describe` once per body, `apply` per
+//! response. A server that keeps rendered bodies keeps each one's
+//! `Representation` too, and may hand both to the layer as a
+//! `Prerendered` (feature `axum`), as the `codec serve` command does.
 //!
 //! [`NegotiateLayer::with_headers`]: crate::NegotiateLayer::with_headers
 //!
@@ -205,6 +206,22 @@ impl ResponseHeaders {
         Representation {
             etag: self.validated_etag(selection, validator),
             tokens: self.tokens(selection, body),
+        }
+    }
+
+    /// `representation` with the `ETag` derived from `validator` in
+    /// place of its own, as [`ResponseHeaders::describe_validated`] would
+    /// give it; the token count is kept.
+    #[cfg(feature = "axum")]
+    pub(crate) fn revalidated(
+        &self,
+        selection: &Selection<'_>,
+        validator: &[u8],
+        representation: Representation,
+    ) -> Representation {
+        Representation {
+            etag: self.validated_etag(selection, validator),
+            tokens: representation.tokens,
         }
     }
 

@@ -46,7 +46,8 @@
     doc = "- [`Negotiated`], [`NegotiateLayer`], its [`NegotiateService`] and \
            [`NegotiateFuture`] (feature `axum`): a handler returns `Negotiated(data)` (or a \
            `NegotiatedStream`) and the \
-           layer runs the negotiated codec."
+           layer runs the negotiated codec; [`Prerendered`] hands it bytes already \
+           encoded for the negotiated codec."
 )]
 //!
 //! # Features
@@ -182,7 +183,7 @@ mod vary;
 pub use accept::{MAX_ELEMENTS, MAX_PARAMS};
 pub use agents::AGENT_USER_AGENTS;
 #[cfg(feature = "axum")]
-pub use axum_layer::{NegotiateFuture, NegotiateLayer, NegotiateService, Negotiated};
+pub use axum_layer::{NegotiateFuture, NegotiateLayer, NegotiateService, Negotiated, Prerendered};
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub use headers::{

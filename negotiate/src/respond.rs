@@ -225,7 +225,7 @@ pub(crate) struct Policy<'a> {
 /// The response of `selection` with `body`, written by its codec: every
 /// negotiated response is finished here, buffered or streamed, by the axum
 /// layer, [`Selection::respond`] and [`ResponseHeaders::respond`] (which
-/// `codec serve` calls).
+/// `codec serve` calls for a document it streams, within the layer).
 ///
 /// `parts` are what the handler set (a status, headers) or a new `200`.
 /// Their `Content-Length` is dropped, as it described another body;

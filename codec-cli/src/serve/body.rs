@@ -1,29 +1,34 @@
-//! The response body: shared bytes, handed out in chunks, or the rows of a
-//! streamed document encoded as they are sent, which hold a slot of the
-//! server's bound on concurrent work until their last chunk is taken.
+//! The response body: shared bytes, handed out in chunks, or another
+//! body (what the negotiation layer answers; the rows of a streamed
+//! document, encoded as they are sent) whose large frames are split the
+//! same way; a streamed document's body holds a slot of the server's bound
+//! on concurrent work until its last chunk is taken.
 
 use std::pin::Pin;
-use std::task::{Context, Poll};
+use std::task::{Context, Poll, ready};
 
+use axum::body::Body;
 use bytes::Bytes;
 use http_body::{Frame, SizeHint};
-use negotiate::{RowBody, StreamError};
+use negotiate::RowBody;
 use tokio::sync::OwnedSemaphorePermit;
 
 /// The size of the chunks a body is handed to hyper in. hyper asks for
 /// the next chunk only when its write buffer has room (about 400 KiB), so
 /// what a slow client has not taken stays in the shared bytes. Chunks are
-/// slices of them, never copies.
+/// slices of them, never copies: a rendering handed over whole (one frame
+/// of 20 MB) is not copied into each connection's buffer.
 const CHUNK: usize = 64 * 1024;
 
-/// A body of shared bytes, or of a streamed document's rows and a slot of
-/// the work bound: sending bytes already rendered is not work the bound
-/// protects, encoding rows is.
+/// Shared bytes, then the frames of an inner body, each split into
+/// chunks; and, for a streamed document's rows, a slot of the work bound:
+/// sending bytes already rendered is not work the bound protects,
+/// encoding rows is.
 #[derive(Debug)]
 pub(crate) struct SharedBody {
+    /// What is left of the bytes, or of the inner body's last frame.
     rest: Bytes,
-    /// A streamed document's rows, sent after `rest` (which is empty).
-    rows: Option<RowBody>,
+    inner: Option<Body>,
     slot: Option<OwnedSemaphorePermit>,
 }
 
@@ -32,7 +37,7 @@ impl SharedBody {
     pub(crate) fn streaming(rows: RowBody, slot: OwnedSemaphorePermit) -> SharedBody {
         SharedBody {
             rest: Bytes::new(),
-            rows: Some(rows),
+            inner: Some(Body::new(rows)),
             slot: Some(slot),
         }
     }
@@ -53,7 +58,7 @@ impl From<Bytes> for SharedBody {
     fn from(bytes: Bytes) -> SharedBody {
         SharedBody {
             rest: bytes,
-            rows: None,
+            inner: None,
             slot: None,
         }
     }
@@ -65,44 +70,80 @@ impl From<String> for SharedBody {
     }
 }
 
+/// The frames of `body` (a response of the negotiation layer), in
+/// chunks.
+impl From<Body> for SharedBody {
+    fn from(body: Body) -> SharedBody {
+        SharedBody {
+            rest: Bytes::new(),
+            inner: Some(body),
+            slot: None,
+        }
+    }
+}
+
 impl http_body::Body for SharedBody {
     type Data = Bytes;
-    type Error = StreamError;
+    type Error = axum::Error;
 
     fn poll_frame(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, StreamError>>> {
+    ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
         let this = self.get_mut();
-        if let Some(rows) = &mut this.rows {
-            let frame = std::task::ready!(Pin::new(rows).poll_frame(cx));
-            if !matches!(frame, Some(Ok(_))) {
-                this.rows = None;
-                this.slot = None;
+        loop {
+            if !this.rest.is_empty() {
+                let chunk = this.rest.split_to(CHUNK.min(this.rest.len()));
+                if this.rest.is_empty()
+                    && this
+                        .inner
+                        .as_ref()
+                        .is_none_or(|inner| inner.is_end_stream())
+                {
+                    // hyper may never poll again once the length is reached.
+                    this.inner = None;
+                    this.slot = None;
+                }
+                return Poll::Ready(Some(Ok(Frame::data(chunk))));
             }
-            return Poll::Ready(frame);
+            let Some(inner) = &mut this.inner else {
+                this.slot = None;
+                return Poll::Ready(None);
+            };
+            match ready!(Pin::new(inner).poll_frame(cx)) {
+                Some(Ok(frame)) => match frame.into_data() {
+                    Ok(data) => this.rest = data,
+                    Err(trailers) => return Poll::Ready(Some(Ok(trailers))),
+                },
+                end => {
+                    this.inner = None;
+                    this.slot = None;
+                    return Poll::Ready(end);
+                }
+            }
         }
-        if this.rest.is_empty() {
-            this.slot = None;
-            return Poll::Ready(None);
-        }
-        let chunk = this.rest.split_to(CHUNK.min(this.rest.len()));
-        if this.rest.is_empty() {
-            // hyper may never poll again once the length is reached.
-            this.slot = None;
-        }
-        Poll::Ready(Some(Ok(Frame::data(chunk))))
     }
 
     fn is_end_stream(&self) -> bool {
-        self.rest.is_empty() && self.rows.as_ref().is_none_or(RowBody::is_end_stream)
+        self.rest.is_empty()
+            && self
+                .inner
+                .as_ref()
+                .is_none_or(|inner| inner.is_end_stream())
     }
 
     fn size_hint(&self) -> SizeHint {
-        match &self.rows {
-            Some(rows) => rows.size_hint(),
-            None => SizeHint::with_exact(self.rest.len() as u64),
+        let rest = self.rest.len() as u64;
+        let Some(inner) = &self.inner else {
+            return SizeHint::with_exact(rest);
+        };
+        let inner = inner.size_hint();
+        let mut hint = SizeHint::new();
+        hint.set_lower(inner.lower() + rest);
+        if let Some(upper) = inner.upper() {
+            hint.set_upper(upper + rest);
         }
+        hint
     }
 }
 
@@ -139,6 +180,22 @@ mod tests {
         assert_eq!(sizes, [CHUNK, CHUNK, 10]);
         assert!(body.is_end_stream());
         assert!(next(&mut SharedBody::empty()).is_none());
+    }
+
+    /// A rendering the negotiation layer hands over as one frame is sent
+    /// in chunks of it, with its exact length.
+    #[test]
+    fn an_inner_bodys_frames_are_chunked_too() {
+        let bytes = Bytes::from(vec![7u8; CHUNK + 10]);
+        let mut body = SharedBody::from(axum::body::Body::from(bytes.clone()));
+        assert_eq!(body.size_hint().exact(), Some(bytes.len() as u64));
+        let mut sizes = Vec::new();
+        while let Some(chunk) = next(&mut body) {
+            assert!(bytes.as_ptr_range().contains(&chunk.as_ptr()));
+            sizes.push(chunk.len());
+        }
+        assert_eq!(sizes, [CHUNK, 10]);
+        assert!(body.is_end_stream());
     }
 
     #[test]

@@ -105,6 +105,25 @@ impl Document {
         .clone()
     }
 
+    /// The bytes of the negotiator's codec number `index` and what the
+    /// response headers say of them as offer number `offer`, when both
+    /// are already made: answered without waiting, and without work.
+    pub(crate) fn kept(
+        &self,
+        index: usize,
+        offer: Option<usize>,
+    ) -> Option<(Bytes, Representation)> {
+        let bytes = self.rendered.get(index)?.get()?.as_ref().ok()?.clone();
+        let described = self.described.get(offer?)?.get()?.clone();
+        Some((bytes, described.unwrap_or_else(Representation::streamed)))
+    }
+
+    /// The value it renders.
+    #[cfg(test)]
+    pub(crate) fn value(&self) -> &Value {
+        &self.value
+    }
+
     /// The percent-encoded path it is served at.
     pub(crate) fn path(&self) -> &str {
         &self.path
@@ -164,5 +183,13 @@ mod tests {
         // The same allocation, not a copy.
         assert_eq!(first.as_ptr(), second.as_ptr());
         assert!(document.rendered(1, &codec).await.is_err());
+        // Kept once described too, as the same bytes.
+        assert!(document.kept(0, Some(0)).is_none());
+        let described = document
+            .described(Some(0), || Some(Representation::streamed()))
+            .await;
+        assert_eq!(described, Some(Representation::streamed()));
+        let (kept, _) = document.kept(0, Some(0)).unwrap();
+        assert_eq!(kept.as_ptr(), first.as_ptr());
     }
 }

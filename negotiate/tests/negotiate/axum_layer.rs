@@ -12,7 +12,7 @@ use axum::http::{Request, StatusCode};
 use axum::response::Response;
 use axum::routing::get;
 use codec_core::{Codec, EncodeError, MediaType, Value};
-use negotiate::{NegotiateLayer, Negotiated, NegotiatedStream, Negotiator};
+use negotiate::{NegotiateLayer, Negotiated, NegotiatedStream, Negotiator, Prerendered};
 use tower_layer::Layer;
 use tower_service::Service;
 
@@ -554,4 +554,143 @@ fn streamed_rows_are_negotiated_like_data() {
     assert!(body.starts_with("406 Not Acceptable"), "{body}");
     let (status, _, _, _) = send(&mut service, "/streamed?format=yaml", None);
     assert_eq!(status, 400);
+}
+
+/// How many times a [`Prerendered`] closure below was called.
+static RENDERED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Bytes kept rendered per format, with their `Representation`: what a
+/// service that renders once hands the layer.
+fn prerendered(headers: negotiate::ResponseHeaders) -> Prerendered {
+    Prerendered::new(move |selection| {
+        RENDERED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let bytes = bytes::Bytes::from(format!("kept as {}", selection.format()));
+        let representation = headers.describe(selection, &bytes);
+        async move { Ok((bytes, representation)) }
+    })
+}
+
+/// `Prerendered`: the layer negotiates, calls the closure with the
+/// choice and sends its bytes with the headers its `Representation`
+/// gives (the `ETag` and token count the closure's describe computed,
+/// not the layer's); `304` for a held `ETag`, and without calling the
+/// closure when a validator shows it; the closure's own answer as it is;
+/// a refusal without calling it; a loud `500` without the layer.
+#[test]
+fn prerendered_bytes_are_sent_as_the_closure_gives_them() {
+    use std::sync::atomic::Ordering::Relaxed;
+    let described = negotiate::ResponseHeaders::builder()
+        .token_counter(Some(Arc::new(Words)))
+        .build();
+    let router = Router::new()
+        .route(
+            "/kept",
+            get({
+                let described = described.clone();
+                move || async move { prerendered(described) }
+            }),
+        )
+        .route(
+            "/versioned",
+            get({
+                let described = described.clone();
+                move || async move { prerendered(described).validator("v1") }
+            }),
+        )
+        .route(
+            "/busy",
+            get(|| async {
+                Prerendered::new(|_| async {
+                    let mut busy = Response::new(Body::from("busy"));
+                    *busy.status_mut() = StatusCode::SERVICE_UNAVAILABLE;
+                    Err(busy)
+                })
+            }),
+        );
+    let negotiator = Arc::new(support::builder().build().unwrap());
+    let headers = negotiate::ResponseHeaders::builder().build();
+    let mut service = router
+        .clone()
+        .layer(NegotiateLayer::with_headers(negotiator, headers));
+
+    let md = [("accept", "text/markdown")];
+    let (status, head, body) = exchange(&mut service, "GET", "/kept", &md);
+    assert_eq!((status, body.as_str()), (200, "kept as md"), "{head}");
+    // The layer's own policy counts no tokens: the count is the
+    // closure's `Representation`'s.
+    let etag = etag_of(&head).expect("an ETag");
+    assert_eq!(
+        head.lines()
+            .filter(|l| !l.starts_with("etag: "))
+            .collect::<Vec<_>>(),
+        [
+            "content-length: 10",
+            "content-type: text/markdown; charset=utf-8; variant=GFM",
+            "link: </kept?format=json>; rel=\"alternate\"; type=\"application/json\"",
+            "vary: Accept",
+            "x-markdown-tokens: 3",
+        ]
+    );
+    let (status, head, body) = exchange(&mut service, "GET", "/kept", &[]);
+    assert_eq!((status, body.as_str()), (200, "kept as json"), "{head}");
+    assert!(head.contains("content-type: application/json"), "{head}");
+
+    // A held ETag: 304, no body.
+    let held = [
+        ("accept", "text/markdown"),
+        ("if-none-match", etag.as_str()),
+    ];
+    let (status, head, body) = exchange(&mut service, "GET", "/kept", &held);
+    assert_eq!((status, body.as_str()), (304, ""), "{head}");
+    assert_eq!(etag_of(&head).as_deref(), Some(etag.as_str()));
+
+    // With a validator: its ETag, and a 304 without calling the closure.
+    let (status, head, _) = exchange(&mut service, "GET", "/versioned", &md);
+    assert_eq!(status, 200);
+    let versioned = etag_of(&head).expect("an ETag");
+    assert_ne!(versioned, etag);
+    assert!(head.contains("x-markdown-tokens: 3"), "{head}");
+    let before = RENDERED.load(Relaxed);
+    let held = [
+        ("accept", "text/markdown"),
+        ("if-none-match", versioned.as_str()),
+    ];
+    let (status, head, body) = exchange(&mut service, "GET", "/versioned", &held);
+    assert_eq!((status, body.as_str()), (304, ""), "{head}");
+    assert_eq!(etag_of(&head).as_deref(), Some(versioned.as_str()));
+    assert_eq!(RENDERED.load(Relaxed), before, "a 304 calls nothing");
+
+    // Refused: 406, the closure not called.
+    let (status, _, body) = exchange(&mut service, "GET", "/kept", &[("accept", "image/png")]);
+    assert_eq!(status, 406);
+    assert!(body.starts_with("406 Not Acceptable"), "{body}");
+    assert_eq!(RENDERED.load(Relaxed), before, "a refusal calls nothing");
+
+    // The closure's own answer, as it is.
+    let (status, head, body) = exchange(&mut service, "GET", "/busy", &md);
+    assert_eq!((status, body.as_str()), (503, "busy"), "{head}");
+
+    // A layer without response headers: the bytes, typed, nothing more.
+    let negotiator = Arc::new(support::builder().build().unwrap());
+    let mut plain = router.clone().layer(NegotiateLayer::new(negotiator));
+    let (status, head, body) = exchange(&mut plain, "GET", "/kept", &md);
+    assert_eq!((status, body.as_str()), (200, "kept as md"));
+    assert_eq!(
+        head,
+        "content-length: 10\ncontent-type: text/markdown; charset=utf-8; variant=GFM\nvary: Accept"
+    );
+    let before = RENDERED.load(Relaxed);
+
+    // Without the layer: the loud 500, nothing called.
+    let mut bare = router;
+    for target in ["/kept", "/versioned", "/busy"] {
+        let (status, content_type, _, body) = send(&mut bare, target, None);
+        assert_eq!(status, 500, "{target}");
+        assert_eq!(content_type, "text/plain; charset=utf-8");
+        assert_eq!(
+            body,
+            "negotiate: this route returns `Negotiated` data but has no `NegotiateLayer`\n"
+        );
+    }
+    assert_eq!(RENDERED.load(Relaxed), before, "no layer, no call");
 }
