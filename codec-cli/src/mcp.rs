@@ -503,6 +503,28 @@ mod tests {
     use super::*;
     use crate::cli::{Cli, Command};
 
+    /// A server with the default flags of one document, `big`: a table of
+    /// 30,000 rows, row `i` holding `row(i)`'s members.
+    fn big_table(row: impl Fn(usize) -> Vec<(&'static str, Value)>) -> Server {
+        let rows = (0..30_000)
+            .map(|i| Value::Object(row(i).into_iter().collect::<Map>()))
+            .collect();
+        let documents = BTreeMap::from([("big".to_owned(), Value::Array(rows))]);
+        let Command::Mcp(args) = Cli::try_parse_from(["codec", "mcp"]).unwrap().command else {
+            panic!("mcp parses as mcp")
+        };
+        Server::new(&args, Library::new(documents, BTreeMap::new())).unwrap()
+    }
+
+    /// A `get` of the whole document `name`.
+    fn whole(name: &str) -> GetRequest {
+        GetRequest {
+            name: name.to_owned(),
+            offset: None,
+            limit: None,
+        }
+    }
+
     /// A whole-document `get` cut to the default text limit holds about
     /// the text it sends: not the document's rendering (4 MB here), nor a
     /// copy of the document as structured content (more than 10 MB, which
@@ -510,35 +532,20 @@ mod tests {
     /// allocated at its peak.
     #[test]
     fn a_cut_get_holds_about_what_it_sends() {
-        let rows: Vec<Value> = (0..30_000)
-            .map(|i| {
-                let row: Map = [
-                    ("id", Value::from(i)),
-                    ("name", Value::from(format!("user {i}"))),
-                    ("mail", Value::from(format!("user{i}@example.com"))),
-                    (
-                        "note",
-                        Value::from("lorem ipsum dolor sit amet, consectetur"),
-                    ),
-                ]
-                .into_iter()
-                .collect();
-                Value::Object(row)
-            })
-            .collect();
-        let documents = BTreeMap::from([("big".to_owned(), Value::Array(rows))]);
-        let Command::Mcp(args) = Cli::try_parse_from(["codec", "mcp"]).unwrap().command else {
-            panic!("mcp parses as mcp")
-        };
-        let server = Server::new(&args, Library::new(documents, BTreeMap::new())).unwrap();
-        let request = GetRequest {
-            name: "big".to_owned(),
-            offset: None,
-            limit: None,
-        };
+        let server = big_table(|i| {
+            vec![
+                ("id", Value::from(i)),
+                ("name", Value::from(format!("user {i}"))),
+                ("mail", Value::from(format!("user{i}@example.com"))),
+                (
+                    "note",
+                    Value::from("lorem ipsum dolor sit amet, consectetur"),
+                ),
+            ]
+        });
         let mut result = None;
         let info = allocation_counter::measure(|| {
-            result = Some(server.get(ProtocolVersion::default(), &request));
+            result = Some(server.get(ProtocolVersion::default(), &whole("big")));
         });
         let result = result.unwrap().unwrap();
         let text = result.content[0].as_text().unwrap().text.as_str();
@@ -575,32 +582,19 @@ mod tests {
                 text.split_whitespace().count()
             }
         }
-        let rows: Vec<Value> = (0..30_000)
-            .map(|i| {
-                let row: Map = [
-                    ("id", Value::from(i)),
-                    ("name", Value::from(format!("user {i}"))),
-                    ("note", Value::from("lorem ipsum dolor sit amet")),
-                ]
-                .into_iter()
-                .collect();
-                Value::Object(row)
-            })
-            .collect();
-        let documents = BTreeMap::from([("big".to_owned(), Value::Array(rows))]);
-        let Command::Mcp(args) = Cli::try_parse_from(["codec", "mcp"]).unwrap().command else {
-            panic!("mcp parses as mcp")
-        };
-        let mut server = Server::new(&args, Library::new(documents, BTreeMap::new())).unwrap();
+        let mut server = big_table(|i| {
+            vec![
+                ("id", Value::from(i)),
+                ("name", Value::from(format!("user {i}"))),
+                ("note", Value::from("lorem ipsum dolor sit amet")),
+            ]
+        });
         let words = Arc::new(Words::default());
         Arc::get_mut(&mut server.0).unwrap().text_limit =
             Some(TextLimit::tokens(2_000, words.clone()));
-        let request = GetRequest {
-            name: "big".to_owned(),
-            offset: None,
-            limit: None,
-        };
-        let result = server.get(ProtocolVersion::default(), &request).unwrap();
+        let result = server
+            .get(ProtocolVersion::default(), &whole("big"))
+            .unwrap();
         let text = result.content[0].as_text().unwrap().text.as_str();
         assert!(text.split_whitespace().count() <= 2_000, "{text}");
         assert!(text.contains("|user 0|"), "{text}");

@@ -211,7 +211,8 @@ impl Document {
     pub(crate) fn page(&self, span: Span) -> Page<'_> {
         let rows = self.rows().unwrap_or_default();
         let end = span.start.saturating_add(span.len).min(rows.len());
-        let page = Value::Array(rows[span.start.min(end)..end].to_vec());
+        let rows = &rows[span.start.min(end)..end];
+        let page = Value::Array(rows.to_vec());
         let value = match &self.table {
             Table::Member(key) => Value::Object([(key.as_str(), page)].into_iter().collect()),
             _ => page,
@@ -219,7 +220,7 @@ impl Document {
         Page {
             value: Cow::Owned(value),
             start: span.start,
-            rows: Some(span.len),
+            rows: Some(rows.len()),
         }
     }
 }
